@@ -1,0 +1,13 @@
+# Dependencies, all from Debian bookworm packages (installed by ci/install-deps).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBNL REQUIRED IMPORTED_TARGET libnl-3.0 libnl-route-3.0)
+find_package(fmt 9 REQUIRED)
+find_package(nlohmann_json 3.11 REQUIRED)
+find_package(CLI11 2.1 REQUIRED)
+find_package(tomlplusplus 3.3 REQUIRED)
+find_package(GTest 1.12 REQUIRED)
+find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
+add_library(hil_asio INTERFACE)
+add_library(hil::asio ALIAS hil_asio)
+target_include_directories(hil_asio SYSTEM INTERFACE ${ASIO_INCLUDE_DIR})
+target_compile_definitions(hil_asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED)

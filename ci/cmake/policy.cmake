@@ -1,0 +1,30 @@
+# Build policy as INTERFACE targets, linked PRIVATE by every hilperf target (cmake_template style).
+#   hil::warnings   — the warning set, -Werror when HIL_WARNINGS_AS_ERRORS
+#   hil::sanitizers — ASan+UBSan or TSan per HIL_SANITIZE_*
+add_library(hil_warnings INTERFACE)
+add_library(hil::warnings ALIAS hil_warnings)
+target_compile_options(hil_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
+  -Wunused -Woverloaded-virtual -Wnull-dereference -Wdouble-promotion -Wformat=2
+  -Wimplicit-fallthrough -Wmisleading-indentation -Wduplicated-cond -Wlogical-op
+  $<$<BOOL:${HIL_WARNINGS_AS_ERRORS}>:-Werror>)
+
+add_library(hil_sanitizers INTERFACE)
+add_library(hil::sanitizers ALIAS hil_sanitizers)
+if(HIL_SANITIZE_ADDRESS AND HIL_SANITIZE_THREAD)
+  message(FATAL_ERROR "HIL_SANITIZE_ADDRESS and HIL_SANITIZE_THREAD cannot be combined")
+endif()
+if(HIL_SANITIZE_ADDRESS)
+  set(_hil_san -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+elseif(HIL_SANITIZE_THREAD)
+  set(_hil_san -fsanitize=thread)
+endif()
+if(_hil_san)
+  target_compile_options(hil_sanitizers INTERFACE ${_hil_san})
+  target_link_options(hil_sanitizers INTERFACE ${_hil_san})
+endif()
+
+# hil_policy(<target>): the one call each target makes to get warnings and sanitizers.
+function(hil_policy target)
+  target_link_libraries(${target} PRIVATE hil::warnings hil::sanitizers)
+endfunction()

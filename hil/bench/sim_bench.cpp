@@ -1,0 +1,145 @@
+#include "hil/bench/sim_bench.hpp"
+
+#include <signal.h>
+
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "hil/sys/error.hpp"
+#include "hil/sys/netns.hpp"
+#include "hil/sys/process.hpp"
+
+namespace hil::bench {
+namespace {
+
+using sys::run;
+using sys::run_checked;
+
+// "198.18.0.10/24" -> "/24"
+std::string prefix_of(const std::string& cidr) {
+  const auto slash = cidr.find('/');
+  return slash == std::string::npos ? "" : cidr.substr(slash);
+}
+
+// tbf on an interface's egress: burst of 4 ms at the rate (at least 64 KiB so one TSO/GSO
+// segment fits), latency bound 20 ms.
+void shape(const std::string& ns, const std::string& ifname, int mbit) {
+  if (mbit <= 0) {
+    run({"tc", "-n", ns, "qdisc", "del", "dev", ifname, "root"});  // absent is fine
+    return;
+  }
+  const long burst = std::max(65536L, static_cast<long>(mbit) * 1000000L / 8 / 250);
+  run_checked({"tc", "-n", ns, "qdisc", "replace", "dev", ifname, "root", "tbf", "rate",
+               fmt::format("{}mbit", mbit), "burst", std::to_string(burst), "latency", "20ms"});
+}
+
+// Addresses, MTU, shaping and link state on both ends; every step is idempotent.
+void configure(const sim_layout& l) {
+  const auto& d = l.dut_netns;
+  const auto& p = l.peer_netns;
+  run_checked({"ip", "-n", d, "link", "set", "lo", "up"});
+  run_checked({"ip", "-n", p, "link", "set", "lo", "up"});
+  run_checked({"ip", "-n", d, "addr", "replace", l.dut_ipv4, "dev", l.dut_interface});
+  run_checked({"ip", "-n", p, "addr", "replace", l.peer_ipv4, "dev", l.peer_interface});
+  if (!l.dut_ipv6.empty()) {
+    // nodad: the address is usable at once instead of after duplicate address detection.
+    run_checked(
+        {"ip", "-n", d, "-6", "addr", "replace", l.dut_ipv6, "dev", l.dut_interface, "nodad"});
+    run_checked(
+        {"ip", "-n", p, "-6", "addr", "replace", l.peer_ipv6, "dev", l.peer_interface, "nodad"});
+  }
+  run_checked({"ip", "-n", p, "link", "set", l.peer_interface, "mtu", std::to_string(l.peer_mtu)});
+  shape(d, l.dut_interface, l.shape_mbit);
+  shape(p, l.peer_interface, l.shape_mbit);
+  run_checked({"ip", "-n", d, "link", "set", l.dut_interface, "up"});
+  run_checked({"ip", "-n", p, "link", "set", l.peer_interface, "up"});
+}
+
+// Kills whatever still runs inside a namespace (peers of an interrupted run).
+void kill_processes_in(const std::string& ns) {
+  const auto r = run({"ip", "netns", "pids", ns});
+  std::istringstream pids(r.output);
+  for (pid_t pid = 0; pids >> pid;) ::kill(pid, SIGKILL);
+}
+
+}  // namespace
+
+sim_layout layout_of(const profile::profile& p) {
+  if (p.peer.mode != profile::peer_mode::sim) {
+    throw std::invalid_argument("profile " + p.source + " does not describe a simulated bench");
+  }
+  sim_layout l;
+  l.dut_netns = p.dut_netns();
+  l.peer_netns = p.peer_netns();
+  l.dut_interface = p.dut.interface;
+  l.peer_interface = p.sim.peer_interface;
+  l.dut_ipv4 = p.dut.ipv4;
+  l.peer_ipv4 = p.peer.ipv4 + prefix_of(p.dut.ipv4);
+  if (!p.dut.ipv6.empty()) {
+    l.dut_ipv6 = p.dut.ipv6;
+    l.peer_ipv6 = p.peer.ipv6 + prefix_of(p.dut.ipv6);
+  }
+  l.shape_mbit = p.sim.shape_mbit;
+  l.peer_mtu = p.sim.peer_mtu;
+  return l;
+}
+
+bool bench_is_up(const sim_layout& l) {
+  if (!sys::netns_exists(l.dut_netns) || !sys::netns_exists(l.peer_netns)) return false;
+  return run({"ip", "-n", l.dut_netns, "link", "show", "dev", l.dut_interface}).exit_code == 0 &&
+         run({"ip", "-n", l.peer_netns, "link", "show", "dev", l.peer_interface}).exit_code == 0;
+}
+
+up_result bench_up(const sim_layout& l) {
+  if (bench_is_up(l)) {
+    configure(l);
+    return up_result::already_up;
+  }
+  bench_down(l);  // whatever an interrupted run left half-built
+  run_checked({"ip", "netns", "add", l.dut_netns});
+  run_checked({"ip", "netns", "add", l.peer_netns});
+  // Both ends are created inside their namespaces: the host's interface list never changes.
+  run_checked({"ip", "link", "add", "name", l.dut_interface, "netns", l.dut_netns, "type", "veth",
+               "peer", "name", l.peer_interface, "netns", l.peer_netns});
+  configure(l);
+  return up_result::created;
+}
+
+void bench_down(const sim_layout& l) {
+  for (const auto& ns : {l.dut_netns, l.peer_netns}) {
+    if (!sys::netns_exists(ns)) continue;
+    kill_processes_in(ns);
+    run_checked({"ip", "netns", "del", ns});
+  }
+}
+
+std::string bench_status(const sim_layout& l) {
+  std::string out;
+  for (const auto& [ns, ifname] :
+       {std::pair{l.dut_netns, l.dut_interface}, std::pair{l.peer_netns, l.peer_interface}}) {
+    if (!sys::netns_exists(ns)) {
+      out += fmt::format("{}: absent\n", ns);
+      continue;
+    }
+    out += fmt::format("{}:\n", ns);
+    out += run({"ip", "-n", ns, "-br", "addr", "show", "dev", ifname}).output;
+    out += run({"ip", "-n", ns, "-d", "link", "show", "dev", ifname}).output;
+    out += run({"tc", "-n", ns, "qdisc", "show", "dev", ifname}).output;
+  }
+  return out;
+}
+
+bench_session::bench_session(sim_layout l)
+    : layout_(std::move(l)), created_(bench_up(layout_) == up_result::created) {}
+
+bench_session::~bench_session() {
+  if (!created_) return;
+  try {
+    bench_down(layout_);
+  } catch (const std::exception& e) {
+    sys::report_destructor_failure("bench_session", e.what());
+  }
+}
+
+}  // namespace hil::bench

@@ -1,0 +1,71 @@
+// The simulated bench: two network namespaces joined by a veth pair, standing in for the board and
+// the lab PC when no board is configured.
+//
+//   netns hilperf-<bench>-dut            netns hilperf-<bench>-peer
+//   ┌──────────────────────────┐         ┌──────────────────────────┐
+//   │ eth0  198.18.0.10/24     │ veth    │ pc0  198.18.0.195/24     │
+//   │       2001:2::10/64      ├─────────┤      2001:2::195/64      │
+//   │ tbf <shape_mbit> egress  │         │ tbf egress, MTU peer_mtu │
+//   └──────────────────────────┘         └──────────────────────────┘
+//
+// Built with iproute2 (`ip`, `tc`), created directly inside the namespaces: nothing on the host's
+// own interfaces changes, and no traffic leaves the namespaces. Addresses come from the
+// benchmarking ranges 198.18.0.0/15 and 2001:2::/48 (the profile validator enforces that).
+#pragma once
+
+#include <string>
+
+#include "hil/profile/profile.hpp"
+
+namespace hil::bench {
+
+// Everything needed to build or find one simulated bench.
+struct sim_layout {
+  std::string dut_netns;       // hilperf-<bench>-dut
+  std::string peer_netns;      // hilperf-<bench>-peer
+  std::string dut_interface;   // the DUT's veth end (profile dut.interface)
+  std::string peer_interface;  // the peer's veth end (profile sim.peer_interface)
+  std::string dut_ipv4;        // with prefix, e.g. 198.18.0.10/24
+  std::string peer_ipv4;       // with the DUT's prefix
+  std::string dut_ipv6;        // with prefix; empty when the bench has no IPv6
+  std::string peer_ipv6;
+  int shape_mbit = 0;  // tbf rate on both ends; 0 = unshaped
+  int peer_mtu = 1500;
+};
+
+// The layout a sim-mode profile describes. Throws std::invalid_argument for other modes.
+sim_layout layout_of(const profile::profile& p);
+
+enum class up_result { created, already_up };
+
+// Creates the bench, or re-applies shaping and the peer MTU when it is already complete (a partial
+// bench from an interrupted run is removed and rebuilt). Throws std::system_error quoting the
+// failing command.
+up_result bench_up(const sim_layout& l);
+
+// Stops processes left in the bench's namespaces and deletes both namespaces (which deletes the
+// veth pair). Absent namespaces are fine. Throws when a namespace cannot be removed.
+void bench_down(const sim_layout& l);
+
+// True when both namespaces exist and the DUT interface is in its namespace.
+bool bench_is_up(const sim_layout& l);
+
+// A human-readable report: namespaces, links, addresses, MTUs, qdiscs.
+std::string bench_status(const sim_layout& l);
+
+// RAII: brings the bench up on construction and takes it down on destruction when it created it.
+class bench_session {
+ public:
+  explicit bench_session(sim_layout l);
+  ~bench_session();
+  bench_session(const bench_session&) = delete;
+  bench_session& operator=(const bench_session&) = delete;
+  [[nodiscard]] bool created() const noexcept { return created_; }
+  [[nodiscard]] const sim_layout& layout() const noexcept { return layout_; }
+
+ private:
+  sim_layout layout_;  // the bench this session holds
+  bool created_;       // true when this session made it (and so removes it)
+};
+
+}  // namespace hil::bench

@@ -1,0 +1,163 @@
+#include "hil/link/link_journal.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "hil/sys/error.hpp"
+#include "hil/sys/unique_fd.hpp"
+
+namespace hil::link {
+namespace {
+
+using nlohmann::json;
+
+link_setting setting_from(const std::string& name) {
+  if (name == "mtu") return link_setting::mtu;
+  if (name == "admin_up") return link_setting::admin_up;
+  throw std::invalid_argument("unknown link setting '" + name + "'");
+}
+
+json to_json(const journal_record& r) {
+  json changes = json::array();
+  for (const auto& c : r.changes) {
+    changes.push_back({{"setting", setting_name(c.setting)}, {"original", c.original}});
+  }
+  return {{"pid", r.pid},
+          {"start_time", r.start_time},
+          {"netns_inode", r.netns_inode},
+          {"ifname", r.ifname},
+          {"changes", changes}};
+}
+
+journal_record from_json(const json& j) {
+  journal_record r;
+  r.pid = j.at("pid").get<pid_t>();
+  r.start_time = j.at("start_time").get<unsigned long long>();
+  r.netns_inode = j.at("netns_inode").get<unsigned long>();
+  r.ifname = j.at("ifname").get<std::string>();
+  for (const auto& c : j.at("changes")) {
+    r.changes.push_back(
+        {setting_from(c.at("setting").get<std::string>()), c.at("original").get<long>()});
+  }
+  return r;
+}
+
+// Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); 0 when unreadable.
+unsigned long long start_time_of(pid_t pid) {
+  std::ifstream in(fmt::format("/proc/{}/stat", pid));
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close_paren = stat.rfind(')');  // the command name may contain spaces and parens
+  if (close_paren == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(close_paren + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i) {
+    if (i == 22) return std::strtoull(field.c_str(), nullptr, 10);
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string_view setting_name(link_setting s) {
+  switch (s) {
+    case link_setting::mtu:
+      return "mtu";
+    case link_setting::admin_up:
+      return "admin_up";
+  }
+  return "unknown";
+}
+
+process_identity self_identity() { return {::getpid(), start_time_of(::getpid())}; }
+
+bool is_alive(const process_identity& who) {
+  if (who.pid <= 0) return false;
+  if (::kill(who.pid, 0) != 0 && errno == ESRCH) return false;
+  const unsigned long long now = start_time_of(who.pid);
+  return now == 0 || who.start_time == 0 || now == who.start_time;  // unreadable: assume alive
+}
+
+link_journal::link_journal(std::filesystem::path dir) : dir_(std::move(dir)) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec) {
+    throw std::system_error(ec, fmt::format("cannot create the link journal directory {} (set "
+                                            "HILPERF_STATE_DIR to a writable directory)",
+                                            dir_.string()));
+  }
+  ::chmod(dir_.c_str(), 0700);
+}
+
+std::filesystem::path link_journal::default_dir() {
+  const char* env = std::getenv("HILPERF_STATE_DIR");  // NOLINT(concurrency-mt-unsafe): read once
+  return env != nullptr && *env != '\0' ? std::filesystem::path(env) : "/run/hilperf";
+}
+
+std::filesystem::path link_journal::file_for(unsigned long netns_inode,
+                                             const std::string& ifname) const {
+  return dir_ / fmt::format("{}-{}.json", netns_inode, ifname);
+}
+
+void link_journal::write(const journal_record& record) const {
+  const auto target = file_for(record.netns_inode, record.ifname);
+  const auto tmp = target.string() + ".tmp";
+  const std::string text = to_json(record).dump(2) + "\n";
+  {
+    const sys::unique_fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    if (!fd) sys::throw_last_errno("cannot write link journal " + tmp);
+    // fsync before rename: after a power cut the record is either the old or the new one.
+    if (::write(fd.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size()) ||
+        ::fsync(fd.get()) != 0) {
+      sys::throw_last_errno("cannot write link journal " + tmp);
+    }
+  }
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    sys::throw_last_errno("cannot install link journal " + target.string());
+  }
+}
+
+void link_journal::remove(unsigned long netns_inode, const std::string& ifname) const {
+  const auto file = file_for(netns_inode, ifname);
+  if (::unlink(file.c_str()) != 0 && errno != ENOENT) {
+    sys::throw_last_errno("cannot remove link journal " + file.string());
+  }
+}
+
+std::optional<journal_record> link_journal::read(unsigned long netns_inode,
+                                                 const std::string& ifname) const {
+  const auto file = file_for(netns_inode, ifname);
+  std::ifstream in(file);
+  if (!in) return std::nullopt;
+  try {
+    return from_json(json::parse(in));
+  } catch (const std::exception& e) {
+    throw std::system_error(std::make_error_code(std::errc::illegal_byte_sequence),
+                            fmt::format("link journal {} is damaged ({}); check the link by hand "
+                                        "and delete the file",
+                                        file.string(), e.what()));
+  }
+}
+
+std::vector<journal_record> link_journal::records_in(unsigned long netns_inode) const {
+  std::vector<journal_record> out;
+  const std::string prefix = fmt::format("{}-", netns_inode);
+  for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || entry.path().extension() != ".json") continue;
+    const std::string ifname = name.substr(prefix.size(), name.size() - prefix.size() - 5);
+    if (auto r = read(netns_inode, ifname)) out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+}  // namespace hil::link

@@ -1,0 +1,22 @@
+// Verdicts: the evaluate stage between a typed measurement and an assertion (STYLE.md rule 9).
+// A verdict carries what was observed, the limit it was held against and, when it failed, the
+// likely cause from the seed procedure's "Common Issues", so each failure explains itself.
+#pragma once
+
+#include <string>
+
+namespace hil::measure {
+
+struct verdict {
+  bool pass = false;
+  std::string check;     // the documented check, e.g. "LinkSpeed"
+  std::string observed;  // the measured value with its unit, e.g. "100 Mb/s"
+  std::string limit;     // the criterion, e.g. "== 1000 Mb/s"
+  std::string cause;     // the likely cause when failed; empty when passed
+
+  // One line for assertion messages and logs:
+  // "LinkSpeed: measured 100 Mb/s, limit == 1000 Mb/s — likely cause: …"
+  [[nodiscard]] std::string message() const;
+};
+
+}  // namespace hil::measure

@@ -1,0 +1,53 @@
+// Board profile: namespace names, the error type and profile selection. Parsing and validation are
+// in profile_load.cpp, the TOML echo in profile_echo.cpp.
+#include "hil/profile/profile.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <utility>
+
+namespace hil::profile {
+namespace {
+
+// "<source>:<line>" or just "<source>" when the problem has no line (a missing key).
+std::string location(std::string_view source, int line) {
+  return line > 0 ? fmt::format("{}:{}", source, line) : std::string(source);
+}
+
+// The what() text: a header line, then one line per problem.
+std::string describe(std::string_view source, const std::vector<problem>& problems) {
+  std::string text = fmt::format("profile {} has {} problem(s):", source, problems.size());
+  for (const problem& p : problems) {
+    text += fmt::format("\n  {}: {}: {}", location(source, p.line), p.key, p.message);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string profile::dut_netns() const {
+  return peer.mode == peer_mode::sim ? "hilperf-" + sim.bench + "-dut" : std::string();
+}
+
+std::string profile::peer_netns() const {
+  return peer.mode == peer_mode::sim ? "hilperf-" + sim.bench + "-peer" : std::string();
+}
+
+// The base is built from the arguments before problems_ takes ownership of them.
+profile_error::profile_error(std::string source, std::vector<problem> problems)
+    : std::runtime_error(describe(source, problems)), problems_(std::move(problems)) {}
+
+std::filesystem::path select_profile(const std::optional<std::string>& flag,
+                                     const std::filesystem::path& fallback) {
+  if (flag && !flag->empty()) {
+    return *flag;
+  }
+  if (const char* from_env = std::getenv("HILPERF_PROFILE");
+      from_env != nullptr && *from_env != '\0') {
+    return from_env;
+  }
+  return fallback;
+}
+
+}  // namespace hil::profile

@@ -1,0 +1,130 @@
+// Board profile: one TOML file per bench describing the DUT, the peer, the expected link and every
+// threshold, tier and duration the documented checks use (DESIGN.md "Board profile").
+//
+// Contract: load_profile()/parse_profile() either return a fully validated profile or throw
+// profile_error listing every problem found in one pass (unknown key, wrong type, value out of
+// range, missing required key), each with its dotted key and source line.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hil::profile {
+
+enum class peer_mode { sim, ssh, external };
+enum class duplex_mode { full, half };
+enum class peer_server { hilperf_peer, iperf3 };
+
+// The near end: the interface the checks exercise and the addresses it carries.
+struct dut_config {
+  std::string interface = "eth0";  // e.g. eth0; the interface whose link the checks control
+  std::string ipv4;                // "a.b.c.d/len"; required
+  std::string ipv6;                // "x::y/len"; empty when the bench has no IPv6
+};
+
+// The far end (the PC in the seed procedure).
+struct peer_config {
+  peer_mode mode = peer_mode::sim;
+  std::string ipv4;                                // address only, no prefix; required
+  std::string ipv6;                                // empty when the bench has no IPv6
+  std::uint16_t port = 5201;                       // the peer's control port (seed: 5002)
+  std::string ssh_target;                          // user@host; required when mode == ssh
+  peer_server server = peer_server::hilperf_peer;  // what runs on the peer in sim/ssh modes
+};
+
+// What the DUT's link must negotiate.
+struct link_expectation {
+  int speed_mbps = 1000;  // /sys/class/net/<if>/speed must equal this
+  duplex_mode duplex = duplex_mode::full;
+};
+
+// Pass limits of the documented checks.
+struct thresholds {
+  double tcp_dut_transmits_mbps = 940.0;          // seed 000: transmit bandwidth
+  double tcp_dut_receives_mbps = 870.0;           // seed 000: receive bandwidth
+  int tcp_retransmits_per_interval = 200;         // "Retr does not grow significantly"
+  double datagram_count_tolerance_percent = 2.0;  // DatagramCounts vs rate*t/(8*payload)
+};
+
+// MTU tiers for MtuReadBack, UdpZeroLoss and DatagramCounts.
+struct mtu_config {
+  std::vector<int> tiers{576, 1500, 3000};
+  int jumbo = 9000;            // the optional jumbo tier
+  bool jumbo_enabled = false;  // true only when the peer is known to accept jumbo frames
+};
+
+// One set of test durations in seconds.
+struct duration_set {
+  int tcp_seconds = 10;      // TcpThroughput -t
+  int udp_seconds = 5;       // UdpZeroLoss -t
+  int txrx_seconds = 10;     // seed 002 Tx/Rx table -t
+  int interval_seconds = 1;  // -i
+};
+
+// The simulated bench (peer mode sim): namespaces, veth, shaping.
+struct sim_config {
+  std::string bench = "hp0";           // namespace names are hilperf-<bench>-dut / -peer
+  std::string peer_interface = "pc0";  // the veth end in the peer namespace
+  int shape_mbit = 1000;               // tbf rate on both ends; 0 leaves the link unshaped
+  int peer_mtu = 9000;                 // the peer end's MTU (1500 stands in for a PC without jumbo)
+};
+
+struct profile {
+  std::string source;  // the file (or name) the profile was read from
+  dut_config dut;
+  peer_config peer;
+  link_expectation link;
+  thresholds limits;
+  mtu_config mtu;
+  duration_set quick{10, 5, 10, 1};
+  duration_set nightly{600, 5, 10, 1};
+  std::string duration_set_name = "quick";  // which of quick/nightly the run uses
+  int iterations = 1;
+  sim_config sim;
+
+  // The duration set selected by duration_set_name.
+  [[nodiscard]] const duration_set& durations() const {
+    return duration_set_name == "nightly" ? nightly : quick;
+  }
+  // The DUT network namespace for the simulated bench, empty for a real board.
+  [[nodiscard]] std::string dut_netns() const;
+  // The peer network namespace for the simulated bench, empty for a real board.
+  [[nodiscard]] std::string peer_netns() const;
+};
+
+// One validation finding.
+struct problem {
+  std::string key;      // dotted key, e.g. "thresholds.tcp_dut_transmits_mbps"
+  int line = 0;         // 1-based source line, 0 when the key is missing
+  std::string message;  // what is wrong and what is allowed
+};
+
+// Thrown when a profile cannot be used; what() lists every problem, one per line.
+class profile_error : public std::runtime_error {
+ public:
+  profile_error(std::string source, std::vector<problem> problems);
+  [[nodiscard]] const std::vector<problem>& problems() const noexcept { return problems_; }
+
+ private:
+  std::vector<problem> problems_;  // every finding of the validation pass, in source order
+};
+
+// Parses and validates TOML text; source names it in messages.
+profile parse_profile(std::string_view toml_text, std::string_view source);
+
+// Reads and validates a profile file; a missing or unreadable file is a profile_error too.
+profile load_profile(const std::filesystem::path& file);
+
+// The profile to use: the flag if given, else $HILPERF_PROFILE if set and non-empty, else fallback.
+std::filesystem::path select_profile(const std::optional<std::string>& flag,
+                                     const std::filesystem::path& fallback);
+
+// The effective profile (defaults filled in) as TOML, echoed at the start of every run.
+std::string echo(const profile& p);
+
+}  // namespace hil::profile

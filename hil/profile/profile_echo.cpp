@@ -1,0 +1,129 @@
+// The effective profile as TOML, printed at the start of every run so a result can be reproduced
+// from its log. Every key is written, defaults included; parse_profile(echo(p)) yields p again.
+#include <fmt/format.h>
+
+#include <iterator>
+#include <string>
+#include <string_view>
+
+#include "hil/profile/profile.hpp"
+
+namespace hil::profile {
+namespace {
+
+// The TOML spelling of each enum value, as profile_load.cpp accepts it.
+std::string_view name_of(peer_mode mode) {
+  switch (mode) {
+    case peer_mode::sim:
+      return "sim";
+    case peer_mode::ssh:
+      return "ssh";
+    case peer_mode::external:
+      return "external";
+  }
+  return "?";
+}
+
+std::string_view name_of(peer_server server) {
+  switch (server) {
+    case peer_server::hilperf_peer:
+      return "hilperf-peer";
+    case peer_server::iperf3:
+      return "iperf3";
+  }
+  return "?";
+}
+
+std::string_view name_of(duplex_mode duplex) {
+  switch (duplex) {
+    case duplex_mode::full:
+      return "full";
+    case duplex_mode::half:
+      return "half";
+  }
+  return "?";
+}
+
+// A TOML basic string: quotes, backslashes and control characters escaped.
+std::string toml_string(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += fmt::format("\\u{:04X}", static_cast<unsigned>(byte));
+    } else {
+      out += c;
+    }
+  }
+  return out + '"';
+}
+
+// A TOML float: the shortest text that reads back as the same double, always with a '.' or 'e'.
+std::string float_text(double value) {
+  std::string text = fmt::format("{}", value);
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";  // 'n': inf and nan
+  return text;
+}
+
+// "name = value\n" for the echo's key lines.
+template <class Value>
+void put(std::string& out, std::string_view name, const Value& value) {
+  fmt::format_to(std::back_inserter(out), "{} = {}\n", name, value);
+}
+
+void put_durations(std::string& out, std::string_view name, const duration_set& d) {
+  fmt::format_to(std::back_inserter(out), "\n[durations.{}]\n", name);
+  put(out, "tcp_seconds", d.tcp_seconds);
+  put(out, "udp_seconds", d.udp_seconds);
+  put(out, "txrx_seconds", d.txrx_seconds);
+  put(out, "interval_seconds", d.interval_seconds);
+}
+
+}  // namespace
+
+std::string echo(const profile& p) {
+  // The source is a comment; a newline in it must not end the comment early.
+  std::string source = p.source;
+  for (char& c : source) c = (c == '\n' || c == '\r') ? ' ' : c;
+  std::string out = fmt::format("# effective profile from {}\n", source);
+  out += "\n[dut]\n";
+  put(out, "interface", toml_string(p.dut.interface));
+  put(out, "ipv4", toml_string(p.dut.ipv4));
+  put(out, "ipv6", toml_string(p.dut.ipv6));
+  out += "\n[peer]\n";
+  put(out, "mode", toml_string(name_of(p.peer.mode)));
+  put(out, "ipv4", toml_string(p.peer.ipv4));
+  put(out, "ipv6", toml_string(p.peer.ipv6));
+  put(out, "port", p.peer.port);
+  put(out, "ssh_target", toml_string(p.peer.ssh_target));
+  put(out, "server", toml_string(name_of(p.peer.server)));
+  out += "\n[link]\n";
+  put(out, "speed_mbps", p.link.speed_mbps);
+  put(out, "duplex", toml_string(name_of(p.link.duplex)));
+  out += "\n[thresholds]\n";
+  put(out, "tcp_dut_transmits_mbps", float_text(p.limits.tcp_dut_transmits_mbps));
+  put(out, "tcp_dut_receives_mbps", float_text(p.limits.tcp_dut_receives_mbps));
+  put(out, "tcp_retransmits_per_interval", p.limits.tcp_retransmits_per_interval);
+  put(out, "datagram_count_tolerance_percent",
+      float_text(p.limits.datagram_count_tolerance_percent));
+  out += "\n[mtu]\n";
+  put(out, "tiers", fmt::format("[{}]", fmt::join(p.mtu.tiers, ", ")));
+  put(out, "jumbo", p.mtu.jumbo);
+  put(out, "jumbo_enabled", p.mtu.jumbo_enabled);
+  put_durations(out, "quick", p.quick);
+  put_durations(out, "nightly", p.nightly);
+  out += "\n[run]\n";
+  put(out, "durations", toml_string(p.duration_set_name));
+  put(out, "iterations", p.iterations);
+  out += "\n[sim]\n";
+  put(out, "bench", toml_string(p.sim.bench));
+  put(out, "peer_interface", toml_string(p.sim.peer_interface));
+  put(out, "shape_mbit", p.sim.shape_mbit);
+  put(out, "peer_mtu", p.sim.peer_mtu);
+  return out;
+}
+
+}  // namespace hil::profile

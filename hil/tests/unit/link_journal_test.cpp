@@ -1,0 +1,100 @@
+// The journal's file handling, on a temporary directory (no netlink).
+#include "hil/link/link_journal.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using hil::link::journal_record;
+using hil::link::link_setting;
+using ::testing::HasSubstr;
+
+class LinkJournal : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string templ = (fs::temp_directory_path() / "hilperf-journal-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
+    dir_ = templ;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+journal_record sample(unsigned long ns, const std::string& ifname) {
+  return {4242, 777, ns, ifname, {{link_setting::mtu, 1500}, {link_setting::admin_up, 1}}};
+}
+
+TEST_F(LinkJournal, RoundTripsARecord) {
+  const hil::link::link_journal j(dir_);
+  j.write(sample(11, "eth0"));
+  const auto r = j.read(11, "eth0");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->pid, 4242);
+  EXPECT_EQ(r->start_time, 777U);
+  ASSERT_EQ(r->changes.size(), 2U);
+  EXPECT_EQ(r->changes[0].setting, link_setting::mtu);
+  EXPECT_EQ(r->changes[0].original, 1500);
+  EXPECT_EQ(r->changes[1].setting, link_setting::admin_up);
+}
+
+TEST_F(LinkJournal, ListsOnlyTheRecordsOfOneNamespace) {
+  const hil::link::link_journal j(dir_);
+  j.write(sample(11, "eth0"));
+  j.write(sample(11, "eth1"));
+  j.write(sample(12, "eth0"));
+  EXPECT_EQ(j.records_in(11).size(), 2U);
+  EXPECT_EQ(j.records_in(12).size(), 1U);
+  EXPECT_TRUE(j.records_in(13).empty());
+}
+
+TEST_F(LinkJournal, RemoveIsIdempotent) {
+  const hil::link::link_journal j(dir_);
+  j.write(sample(11, "eth0"));
+  j.remove(11, "eth0");
+  EXPECT_FALSE(j.read(11, "eth0").has_value());
+  EXPECT_NO_THROW(j.remove(11, "eth0"));
+}
+
+TEST_F(LinkJournal, ADamagedRecordIsReportedWithItsPath) {
+  const hil::link::link_journal j(dir_);
+  std::ofstream(dir_ / "11-eth0.json") << "{ not json";
+  try {
+    (void)j.read(11, "eth0");
+    FAIL() << "a damaged record must be reported";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("11-eth0.json is damaged"));
+  }
+}
+
+TEST_F(LinkJournal, AnUnwritableDirectoryIsAnActionableError) {
+  try {
+    const hil::link::link_journal j("/proc/hilperf-cannot-exist");
+    FAIL() << "creating a journal under /proc must fail";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("HILPERF_STATE_DIR"));
+  }
+}
+
+TEST(ProcessIdentity, TellsALiveProcessFromADeadOne) {
+  EXPECT_TRUE(hil::link::is_alive(hil::link::self_identity()));
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  const auto identity = hil::link::process_identity{child, 0};
+  ::waitpid(child, nullptr, 0);
+  EXPECT_FALSE(hil::link::is_alive(identity));
+}
+
+TEST(ProcessIdentity, APidReusedByAnotherProcessIsNotTheWriter) {
+  auto self = hil::link::self_identity();
+  self.start_time += 1;  // same pid, different start: the writer is gone
+  EXPECT_FALSE(hil::link::is_alive(self));
+}
+
+}  // namespace
