@@ -131,7 +131,8 @@ std::string bench_status(const sim_layout& l) {
 }
 
 bench_session::bench_session(sim_layout l)
-    : layout_(std::move(l)), created_(bench_up(layout_) == up_result::created) {}
+    : layout_(std::move(l)),
+      created_(!bench_is_up(layout_) && bench_up(layout_) == up_result::created) {}
 
 bench_session::~bench_session() {
   if (!created_) return;

@@ -53,7 +53,9 @@ bool bench_is_up(const sim_layout& l);
 // A human-readable report: namespaces, links, addresses, MTUs, qdiscs.
 std::string bench_status(const sim_layout& l);
 
-// RAII: brings the bench up on construction and takes it down on destruction when it created it.
+// RAII: brings the bench up on construction when it is not up, and takes it down on destruction
+// when it created it. A bench that is already up is used as it is (not re-configured), so a fault
+// a test injected into it stays in place.
 class bench_session {
  public:
   explicit bench_session(sim_layout l);

@@ -52,18 +52,26 @@ journal_record from_json(const json& j) {
   return r;
 }
 
-// Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); 0 when unreadable.
-unsigned long long start_time_of(pid_t pid) {
+// What /proc/<pid>/stat says about a process: state (field 3) and start time in clock ticks since
+// boot (field 22). state is '\0' when the process does not exist.
+struct proc_stat {
+  char state = '\0';
+  unsigned long long start_time = 0;
+};
+
+proc_stat read_proc_stat(pid_t pid) {
   std::ifstream in(fmt::format("/proc/{}/stat", pid));
   std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto close_paren = stat.rfind(')');  // the command name may contain spaces and parens
-  if (close_paren == std::string::npos) return 0;
+  if (close_paren == std::string::npos) return {};
   std::istringstream fields(stat.substr(close_paren + 2));
+  proc_stat out;
   std::string field;
   for (int i = 3; i <= 22 && fields >> field; ++i) {
-    if (i == 22) return std::strtoull(field.c_str(), nullptr, 10);
+    if (i == 3) out.state = field.at(0);
+    if (i == 22) out.start_time = std::strtoull(field.c_str(), nullptr, 10);
   }
-  return 0;
+  return out;
 }
 
 }  // namespace
@@ -78,13 +86,15 @@ std::string_view setting_name(link_setting s) {
   return "unknown";
 }
 
-process_identity self_identity() { return {::getpid(), start_time_of(::getpid())}; }
+process_identity self_identity() { return {::getpid(), read_proc_stat(::getpid()).start_time}; }
 
 bool is_alive(const process_identity& who) {
   if (who.pid <= 0) return false;
   if (::kill(who.pid, 0) != 0 && errno == ESRCH) return false;
-  const unsigned long long now = start_time_of(who.pid);
-  return now == 0 || who.start_time == 0 || now == who.start_time;  // unreadable: assume alive
+  const proc_stat now = read_proc_stat(who.pid);
+  if (now.state == 'Z' || now.state == 'X') return false;  // killed, not yet reaped: gone
+  // An unreadable /proc (hidepid) cannot prove the writer gone: treat it as alive.
+  return now.state == '\0' || who.start_time == 0 || now.start_time == who.start_time;
 }
 
 link_journal::link_journal(std::filesystem::path dir) : dir_(std::move(dir)) {

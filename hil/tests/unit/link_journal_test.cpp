@@ -3,6 +3,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,6 +90,19 @@ TEST(ProcessIdentity, TellsALiveProcessFromADeadOne) {
   const auto identity = hil::link::process_identity{child, 0};
   ::waitpid(child, nullptr, 0);
   EXPECT_FALSE(hil::link::is_alive(identity));
+}
+
+TEST(ProcessIdentity, AKilledButUnreapedProcessIsGone) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    for (;;) ::pause();
+  }
+  ::kill(child, SIGKILL);
+  // Until it is reaped the child is a zombie: kill(pid, 0) still succeeds, but it restores nothing.
+  siginfo_t info{};
+  ::waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOWAIT);
+  EXPECT_FALSE(hil::link::is_alive({child, 0}));
+  ::waitpid(child, nullptr, 0);
 }
 
 TEST(ProcessIdentity, APidReusedByAnotherProcessIsNotTheWriter) {
