@@ -2,8 +2,14 @@
 #include <arpa/inet.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <linux/capability.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
 
 #include "hil/link/link_control.hpp"
 #include "hil/measure/link_checks.hpp"
@@ -100,6 +106,43 @@ TEST_F(LinkControl, LinkStateFailsWhenThePeerEndIsDown) {
       {"ip", "-n", layout_.peer_netns, "link", "set", layout_.peer_interface, "up"});
   EXPECT_FALSE(v.pass);
   EXPECT_THAT(v.message(), HasSubstr("no link partner"));
+}
+
+// Drops CAP_NET_ADMIN from this process's effective set (a real EPERM, not a mock).
+bool drop_cap_net_admin() {
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  std::array<__user_cap_data_struct, 2> data{};
+  if (::syscall(SYS_capget, &header, data.data()) != 0) return false;
+  data[CAP_TO_INDEX(CAP_NET_ADMIN)].effective &= ~CAP_TO_MASK(CAP_NET_ADMIN);
+  return ::syscall(SYS_capset, &header, data.data()) == 0;
+}
+
+TEST_F(LinkControl, WithoutCapNetAdminTheErrorSaysWhatIsNeeded) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    std::string message = "no error";
+    try {
+      if (!drop_cap_net_admin()) ::_exit(2);
+      hil::link::link_control unprivileged;  // netlink checks the opener's capabilities
+      unprivileged.set_mtu(hil::test::run_layout().dut_interface, 3000);
+    } catch (const std::system_error& e) {
+      message = e.code() == std::errc::operation_not_permitted ? e.what() : "other error";
+    }
+    (void)!::write(fds[1], message.data(), message.size());
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string message(512, '\0');
+  const ssize_t n = ::read(fds[0], message.data(), message.size());
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "could not drop the capability";
+  message.resize(static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+  EXPECT_THAT(message, HasSubstr("needs CAP_NET_ADMIN"));
+  EXPECT_EQ(link_.mtu(dut_), 1500);
 }
 
 TEST_F(LinkControl, AdminDownAndUpAreApplied) {
