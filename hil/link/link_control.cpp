@@ -18,9 +18,6 @@ namespace hil::link {
 namespace {
 
 // Owning handles for libnl objects.
-struct link_deleter {
-  void operator()(rtnl_link* l) const noexcept { rtnl_link_put(l); }
-};
 struct cache_deleter {
   void operator()(nl_cache* c) const noexcept { nl_cache_free(c); }
 };
@@ -30,7 +27,6 @@ struct msg_deleter {
 struct cb_deleter {
   void operator()(nl_cb* c) const noexcept { nl_cb_put(c); }
 };
-using link_ptr = std::unique_ptr<rtnl_link, link_deleter>;
 
 std::string operstate_word(std::uint8_t state) {
   switch (state) {
@@ -69,6 +65,7 @@ int on_link_message(nl_msg* msg, void* arg) {
 }  // namespace
 
 void link_control::sock_deleter::operator()(nl_sock* s) const noexcept { nl_socket_free(s); }
+void link_control::link_deleter::operator()(rtnl_link* l) const noexcept { rtnl_link_put(l); }
 
 link_control::link_control(sysfs_reader sysfs)
     : sock_(nl_socket_alloc()), sysfs_(std::move(sysfs)) {
@@ -111,14 +108,19 @@ void link_control::throw_missing(const std::string& ifname) {
                   ifname, fmt::join(interface_names(), ", ")));
 }
 
-link_info link_control::info(const std::string& ifname) {
+link_control::link_ptr link_control::fetch(const std::string& ifname) {
   rtnl_link* raw = nullptr;
   const int rc = rtnl_link_get_kernel(sock_.get(), 0, ifname.c_str(), &raw);
-  const link_ptr link(raw);
+  link_ptr link(raw);
   if (rc < 0) {
     if (is_missing(rc)) throw_missing(ifname);
     throw_nl(rc, "cannot query interface " + ifname);
   }
+  return link;
+}
+
+link_info link_control::info(const std::string& ifname) {
+  const link_ptr link = fetch(ifname);
   link_info out;
   out.name = rtnl_link_get_name(link.get());
   out.index = rtnl_link_get_ifindex(link.get());
@@ -128,6 +130,19 @@ link_info link_control::info(const std::string& ifname) {
   out.operstate = operstate_word(rtnl_link_get_operstate(link.get()));
   read_mtu_bounds(out);
   return out;
+}
+
+void link_control::change(const std::string& ifname, rtnl_link* changes, const std::string& what) {
+  const link_ptr orig = fetch(ifname);
+  if (const int rc = rtnl_link_change(sock_.get(), orig.get(), changes, 0); rc < 0) {
+    const std::error_code ec = make_nl_error(rc);
+    if (ec == std::errc::operation_not_permitted) {
+      throw std::system_error(ec, fmt::format("{} needs CAP_NET_ADMIN (run as root or grant the "
+                                              "capability)",
+                                              what));
+    }
+    throw std::system_error(ec, "the kernel refused: " + what);
+  }
 }
 
 void link_control::read_mtu_bounds(link_info& info) {
@@ -153,29 +168,21 @@ void link_control::read_mtu_bounds(link_info& info) {
 
 void link_control::set_mtu(const std::string& ifname, int mtu) {
   const link_info before = info(ifname);
-  const link_ptr change(rtnl_link_alloc());
-  if (!change) throw std::bad_alloc();
-  rtnl_link_set_mtu(change.get(), static_cast<unsigned>(mtu));
-
-  rtnl_link* raw = nullptr;
-  if (const int rc = rtnl_link_get_kernel(sock_.get(), 0, ifname.c_str(), &raw); rc < 0) {
-    throw_nl(rc, "cannot query interface " + ifname);
-  }
-  const link_ptr orig(raw);
-  if (const int rc = rtnl_link_change(sock_.get(), orig.get(), change.get(), 0); rc < 0) {
-    const std::error_code ec = make_nl_error(rc);
-    if (ec == std::errc::operation_not_permitted) {
-      throw std::system_error(ec, fmt::format("setting the MTU of {} to {} needs CAP_NET_ADMIN "
-                                              "(run as root or grant the capability)",
-                                              ifname, mtu));
-    }
+  const link_ptr changes(rtnl_link_alloc());
+  if (!changes) throw std::bad_alloc();
+  rtnl_link_set_mtu(changes.get(), static_cast<unsigned>(mtu));
+  try {
+    change(ifname, changes.get(), fmt::format("setting the MTU of {} to {}", ifname, mtu));
+  } catch (const std::system_error& e) {
+    if (e.code() == std::errc::operation_not_permitted) throw;
     const bool out_of_range = before.max_mtu > 0 && (mtu < before.min_mtu || mtu > before.max_mtu);
     throw std::system_error(
-        ec, out_of_range ? fmt::format("MTU {} is outside the range {}..{} that the driver of {} "
-                                       "accepts",
-                                       mtu, before.min_mtu, before.max_mtu, ifname)
-                         : fmt::format("the kernel refused MTU {} on {} (driver range {}..{})", mtu,
-                                       ifname, before.min_mtu, before.max_mtu));
+        e.code(), out_of_range ? fmt::format("MTU {} is outside the range {}..{} that the driver "
+                                             "of {} accepts",
+                                             mtu, before.min_mtu, before.max_mtu, ifname)
+                               : fmt::format("the kernel refused MTU {} on {} (driver range "
+                                             "{}..{})",
+                                             mtu, ifname, before.min_mtu, before.max_mtu));
   }
   const int via_netlink = info(ifname).mtu;
   const int via_sysfs = sysfs_.mtu(ifname);
@@ -188,35 +195,18 @@ void link_control::set_mtu(const std::string& ifname, int mtu) {
 }
 
 void link_control::set_admin_up(const std::string& ifname, bool up) {
-  rtnl_link* raw = nullptr;
-  if (const int rc = rtnl_link_get_kernel(sock_.get(), 0, ifname.c_str(), &raw); rc < 0) {
-    if (is_missing(rc)) throw_missing(ifname);
-    throw_nl(rc, "cannot query interface " + ifname);
-  }
-  const link_ptr orig(raw);
-  const link_ptr change(rtnl_link_alloc());
-  if (!change) throw std::bad_alloc();
+  const link_ptr changes(rtnl_link_alloc());
+  if (!changes) throw std::bad_alloc();
   if (up) {
-    rtnl_link_set_flags(change.get(), IFF_UP);
+    rtnl_link_set_flags(changes.get(), IFF_UP);
   } else {
-    rtnl_link_unset_flags(change.get(), IFF_UP);
+    rtnl_link_unset_flags(changes.get(), IFF_UP);
   }
-  if (const int rc = rtnl_link_change(sock_.get(), orig.get(), change.get(), 0); rc < 0) {
-    const std::error_code ec = make_nl_error(rc);
-    throw std::system_error(
-        ec, fmt::format("cannot set {} {}{}", ifname, up ? "up" : "down",
-                        ec == std::errc::operation_not_permitted ? ": needs CAP_NET_ADMIN" : ""));
-  }
+  change(ifname, changes.get(), fmt::format("setting {} {}", ifname, up ? "up" : "down"));
 }
 
 link_counters link_control::counters(const std::string& ifname) {
-  rtnl_link* raw = nullptr;
-  const int rc = rtnl_link_get_kernel(sock_.get(), 0, ifname.c_str(), &raw);
-  const link_ptr link(raw);
-  if (rc < 0) {
-    if (is_missing(rc)) throw_missing(ifname);
-    throw_nl(rc, "cannot read the counters of " + ifname);
-  }
+  const link_ptr link = fetch(ifname);
   const auto stat = [&](rtnl_link_stat_id_t id) { return rtnl_link_get_stat(link.get(), id); };
   link_counters c;
   c.rx_packets = stat(RTNL_LINK_RX_PACKETS);

@@ -16,6 +16,7 @@
 #include "hil/link/sysfs.hpp"
 
 struct nl_sock;
+struct rtnl_link;
 
 namespace hil::link {
 
@@ -63,6 +64,15 @@ class link_control {
   struct sock_deleter {
     void operator()(nl_sock* s) const noexcept;
   };
+  struct link_deleter {
+    void operator()(rtnl_link* l) const noexcept;
+  };
+  using link_ptr = std::unique_ptr<rtnl_link, link_deleter>;
+
+  // The kernel's current view of ifname; throws ENODEV listing what exists, or the libnl error.
+  [[nodiscard]] link_ptr fetch(const std::string& ifname);
+  // Applies a change object to ifname (rtnl_link_change); what names the change for messages.
+  void change(const std::string& ifname, rtnl_link* changes, const std::string& what);
   // Reads IFLA_MIN_MTU/IFLA_MAX_MTU, which libnl's link object does not carry.
   void read_mtu_bounds(link_info& info);
   // The ENODEV error for a missing ifname, listing what exists.
