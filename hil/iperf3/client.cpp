@@ -1,0 +1,275 @@
+#include "hil/iperf3/client.hpp"
+
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/experimental/awaitable_operators.hpp>
+
+#include <random>
+
+#include <fmt/format.h>
+
+#include "hil/iperf3/control_channel.hpp"
+#include "hil/iperf3/exchange.hpp"
+#include "hil/iperf3/params.hpp"
+#include "hil/iperf3/streams.hpp"
+#include "hil/traffic/test_run.hpp"
+
+namespace hil::iperf3 {
+namespace {
+
+using asio::use_awaitable;
+using asio::ip::tcp;
+using namespace std::chrono_literals;
+
+// The seed's "Common Issues" for a control connection that cannot be made.
+[[noreturn]] void explain_connect_failure(const std::error_code& ec, const client_options& o) {
+  const std::string where = fmt::format("{}:{}", o.host, o.port);
+  std::string why;
+  if (ec == asio::error::connection_refused) {
+    why =
+        fmt::format("nothing listens on {} — is `iperf3 -s -p {}` (or hilperf-peer) running there?",
+                    where, o.port);
+  } else if (ec == std::errc::timed_out || ec == asio::error::timed_out) {
+    why = fmt::format("no answer from {} within {} s — same subnet? a firewall blocking port {}?",
+                      where, o.connect_timeout.count() / 1000.0, o.port);
+  } else if (ec == asio::error::network_unreachable || ec == asio::error::host_unreachable) {
+    why = fmt::format("no route to {} — check the DUT's address and subnet (ip addr, ip route)",
+                      o.host);
+  } else {
+    why = fmt::format("cannot connect to {}: {}", where, ec.message());
+  }
+  throw std::system_error(ec, why);
+}
+
+// Connects the control socket, retrying ECONNREFUSED for a while: a stock server re-creates its
+// listener between tests, so a back-to-back test can be refused for a moment.
+awaitable<tcp::socket> connect_control(const client_options& o, const tcp::endpoint& to) {
+  const auto give_up = clock::now() + o.refused_retry;
+  for (;;) {
+    tcp::socket sock(co_await asio::this_coro::executor);
+    std::error_code ec;
+    try {
+      open_for(sock, to, o.spec);
+      co_await with_timeout(sock.async_connect(to, use_awaitable), o.connect_timeout, "connect");
+      co_return sock;
+    } catch (const std::system_error& e) {
+      ec = e.code();
+    }
+    if (ec != asio::error::connection_refused || clock::now() >= give_up) {
+      explain_connect_failure(ec, o);
+    }
+    asio::steady_timer pause(co_await asio::this_coro::executor, 100ms);
+    co_await pause.async_wait(use_awaitable);
+  }
+}
+
+// Which way each of the client's streams goes: bidir makes our senders first, then receivers.
+std::vector<traffic::flow_role> client_roles(const measure::test_spec& s) {
+  std::vector<traffic::flow_role> roles;
+  const auto n = static_cast<std::size_t>(s.parallel);
+  if (s.bidirectional) {
+    roles.assign(n, traffic::flow_role::send);
+    roles.insert(roles.end(), n, traffic::flow_role::receive);
+  } else {
+    roles.assign(n, s.reverse ? traffic::flow_role::receive : traffic::flow_role::send);
+  }
+  return roles;
+}
+
+class client_session {
+ public:
+  client_session(const client_options& o, tcp::endpoint to)
+      : o_(o), to_(std::move(to)), run_(o.spec), cookie_(make_cookie(std::random_device{}())) {}
+
+  awaitable<measure::test_result> run() {
+    started_ = std::chrono::system_clock::now();
+    control_channel ctl(co_await connect_control(o_, to_), fmt::format("{}:{}", o_.host, o_.port));
+    try {
+      co_return co_await exchange(ctl);
+    } catch (...) {
+      // Whatever went wrong after connecting, a stock server must not stay busy with us.
+      if (!done_) ctl.send_state_best_effort(state::client_terminate);
+      ctl.close();
+      throw;
+    }
+  }
+
+ private:
+  awaitable<measure::test_result> exchange(control_channel& ctl) {
+    co_await ctl.write_bytes(
+        std::span(reinterpret_cast<const std::uint8_t*>(cookie_.data()), cookie_.size()));
+    exchange_results remote;
+    for (;;) {
+      switch (const state s = co_await ctl.read_state(o_.control_timeout)) {
+        case state::param_exchange:
+          co_await ctl.write_frame(encode_params(o_.spec));
+          break;
+        case state::create_streams:
+          co_await create_streams();
+          break;
+        case state::test_start:
+          break;
+        case state::test_running:
+          co_await run_test(ctl);
+          break;
+        case state::exchange_results:
+          run_.finish();
+          co_await ctl.write_frame(encode_results(run_.local_results()));
+          remote = decode_results(co_await ctl.read_frame(max_results_json, o_.control_timeout));
+          break;
+        case state::display_results:
+          done_ = true;
+          co_await ctl.write_state(state::iperf_done);
+          ctl.close();
+          co_return result(remote, ctl);
+        default:
+          co_await fail_on(s, ctl);
+      }
+    }
+  }
+
+  // Turns a state that ends the test early into its error.
+  awaitable<void> fail_on(state s, control_channel& ctl) {
+    if (s == state::access_denied) {
+      done_ = true;  // a busy server never accepted us: nothing to terminate
+      throw std::system_error(std::make_error_code(std::errc::device_or_resource_busy),
+                              fmt::format("{} is busy running a test for another client (iperf3 "
+                                          "serves one at a time); try again later",
+                                          ctl.peer()));
+    }
+    if (s == state::server_error) {
+      std::array<std::uint8_t, 8> payload{};
+      co_await ctl.read_exact(payload, o_.control_timeout);
+      done_ = true;
+      throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                              fmt::format("server error from {}: {}", ctl.peer(),
+                                          describe_server_error(decode_server_error(payload))));
+    }
+    if (s == state::server_terminate) {
+      done_ = true;
+      throw std::system_error(
+          std::make_error_code(std::errc::connection_aborted),
+          fmt::format("the server at {} was stopped during the test", ctl.peer()));
+    }
+    throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                            fmt::format("unexpected {} from {}", state_name(s), ctl.peer()));
+  }
+
+  awaitable<void> create_streams() {
+    const auto roles = client_roles(o_.spec);
+    for (std::size_t i = 0; i < roles.size(); ++i) {
+      const int id = stream_id(i);
+      sys::unique_fd fd;  // (GCC 12 miscompiles co_await inside ?:, hence the if)
+      if (o_.spec.proto == measure::protocol::tcp) {
+        fd = co_await connect_tcp_stream(to_, o_.spec, cookie_, o_.connect_timeout);
+      } else {
+        fd = co_await connect_udp_stream(to_, o_.spec, o_.control_timeout);
+      }
+      const auto endpoint = describe_stream(fd.get(), id);
+      connected_.push_back(endpoint);
+      if (o_.on_connected) o_.on_connected(endpoint);
+      run_.add_flow(std::make_unique<traffic::flow>(std::move(fd), to_.protocol().family(),
+                                                    flow_config_for(o_.spec, id, roles[i])));
+    }
+  }
+
+  // The running test: intervals until -t passes (or -n/-k is reached), then TEST_END.
+  awaitable<void> run_test(control_channel& ctl) {
+    run_.start();
+    const auto t0 = run_.t0();
+    const bool timed = o_.spec.bytes == 0 && o_.spec.blocks == 0;
+    const auto end = t0 + o_.spec.duration + o_.spec.omit;
+    const auto step =
+        o_.spec.interval.count() > 0 ? o_.spec.interval : std::chrono::milliseconds(0);
+    auto next = step.count() > 0 ? t0 + step : clock::time_point::max();
+    auto last_sample = t0;
+    for (;;) {
+      const auto now = clock::now();
+      if (timed ? now >= end : run_.senders_done()) break;
+      if (o_.abort != nullptr && o_.abort->load()) {
+        throw std::system_error(std::make_error_code(std::errc::operation_canceled),
+                                "interrupted; sent CLIENT_TERMINATE to the server");
+      }
+      if (const auto err = run_.flow_error(); !err.empty()) throw_flow_error(err);
+      const auto wake = std::min({next, timed ? end : clock::time_point::max(), now + 200ms});
+      if (const auto s = co_await ctl.poll_state(wake)) co_await fail_on(*s, ctl);
+      if (clock::now() >= next) {
+        last_sample = clock::now();
+        const auto sample = run_.sample_interval(last_sample);
+        if (o_.on_interval) o_.on_interval(sample);
+        next += step;
+      }
+    }
+    run_.stop_senders();
+    if (step.count() > 0 && clock::now() - last_sample > step / 10) {
+      const auto sample = run_.sample_interval(clock::now());
+      if (o_.on_interval) o_.on_interval(sample);
+    }
+    co_await ctl.write_state(state::test_end);
+  }
+
+  [[noreturn]] void throw_flow_error(const std::string& err) const {
+    std::string hint;
+    if (err.find("Message too long") != std::string::npos) {
+      hint = fmt::format(
+          " — a {}-byte datagram does not fit the path MTU and don't-fragment is "
+          "set: check -l against the interface MTU (payload = MTU − 28 for IPv4)",
+          o_.spec.effective_block_len());
+    }
+    throw std::system_error(std::make_error_code(std::errc::io_error), err + hint);
+  }
+
+  measure::test_result result(const exchange_results& remote, control_channel& ctl) const {
+    measure::test_result r = run_.result(remote);
+    r.is_client = true;
+    r.remote_host = o_.host;
+    r.remote_port = o_.port;
+    r.cookie = cookie_.substr(0, cookie_size - 1);
+    r.started = started_;
+    r.connected = connected_;
+    r.tcp_mss = traffic::tcp_mss(ctl.socket().native_handle());
+    if (!run_.flows().empty()) {
+      r.sndbuf_actual = traffic::socket_buffer(run_.flows().front()->fd(), true);
+      r.rcvbuf_actual = traffic::socket_buffer(run_.flows().front()->fd(), false);
+    }
+    const std::string local = run_.local_results().congestion_used;
+    const bool we_send = !o_.spec.reverse;
+    r.sender_congestion = we_send ? local : remote.congestion_used;
+    r.receiver_congestion = we_send ? remote.congestion_used : local;
+    return r;
+  }
+
+  const client_options& o_;
+  tcp::endpoint to_;  // the server's address
+  traffic::test_run run_;
+  std::string cookie_;  // 36 characters + NUL, as sent
+  std::vector<measure::stream_endpoint> connected_;
+  std::chrono::system_clock::time_point started_;
+  bool done_ = false;  // the server no longer expects anything from us
+};
+
+}  // namespace
+
+measure::test_result run_client(const client_options& options) {
+  asio::io_context io;
+  tcp::resolver resolver(io);
+  std::error_code ec;
+  const auto found = resolver.resolve(options.host, std::to_string(options.port),
+                                      tcp::resolver::numeric_service, ec);
+  if (ec || found.empty()) {
+    throw std::system_error(ec, fmt::format("cannot resolve '{}': check the peer address in the "
+                                            "board profile",
+                                            options.host));
+  }
+  client_session session(options, found.begin()->endpoint());
+  std::optional<measure::test_result> result;
+  std::exception_ptr error;
+  asio::co_spawn(io, session.run(), [&](std::exception_ptr e, measure::test_result r) {
+    error = e;
+    if (!e) result = std::move(r);
+  });
+  io.run();
+  if (error) std::rethrow_exception(error);
+  return std::move(*result);
+}
+
+}  // namespace hil::iperf3

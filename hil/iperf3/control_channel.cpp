@@ -1,0 +1,103 @@
+#include "hil/iperf3/control_channel.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+
+namespace hil::iperf3 {
+namespace {
+using asio::use_awaitable;
+}  // namespace
+
+control_channel::control_channel(asio::ip::tcp::socket socket, std::string peer)
+    : socket_(std::move(socket)), peer_(std::move(peer)) {
+  socket_.set_option(asio::ip::tcp::no_delay(true));
+}
+
+state control_channel::to_state(std::uint8_t byte) const {
+  const auto s = state_from_byte(byte);
+  if (!s) {
+    throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                            fmt::format("{} sent control byte 0x{:02x}, which is not an iperf3 "
+                                        "state (is it an iperf3 server?)",
+                                        peer_, byte));
+  }
+  return *s;
+}
+
+awaitable<void> control_channel::write_state(state s) {
+  const std::array<std::uint8_t, 1> byte{static_cast<std::uint8_t>(s)};
+  co_await asio::async_write(socket_, asio::buffer(byte), use_awaitable);
+}
+
+awaitable<state> control_channel::read_state(std::chrono::milliseconds timeout) {
+  std::array<std::uint8_t, 1> byte{};
+  co_await read_exact(byte, timeout);
+  co_return to_state(byte[0]);
+}
+
+awaitable<std::optional<state>> control_channel::poll_state(clock::time_point deadline) {
+  std::array<std::uint8_t, 1> byte{};
+  try {
+    if (!co_await until(asio::async_read(socket_, asio::buffer(byte), use_awaitable), deadline)) {
+      co_return std::nullopt;
+    }
+  } catch (const std::system_error& e) {
+    if (e.code() == asio::error::eof || e.code() == asio::error::connection_reset) {
+      throw std::system_error(e.code(), fmt::format("{} closed the control connection", peer_));
+    }
+    throw;
+  }
+  co_return to_state(byte[0]);
+}
+
+awaitable<void> control_channel::read_exact(std::span<std::uint8_t> out,
+                                            std::chrono::milliseconds timeout) {
+  try {
+    co_await with_timeout(
+        asio::async_read(socket_, asio::buffer(out.data(), out.size()), use_awaitable), timeout,
+        fmt::format("no answer from {} within {} s on the control connection", peer_,
+                    timeout.count() / 1000.0));
+  } catch (const std::system_error& e) {
+    if (e.code() == asio::error::eof || e.code() == asio::error::connection_reset) {
+      throw std::system_error(e.code(), fmt::format("{} closed the control connection", peer_));
+    }
+    throw;
+  }
+}
+
+awaitable<void> control_channel::write_bytes(std::span<const std::uint8_t> bytes) {
+  co_await asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()), use_awaitable);
+}
+
+awaitable<std::string> control_channel::read_frame(std::size_t max_len,
+                                                   std::chrono::milliseconds timeout) {
+  frame_decoder decoder(max_len);
+  std::array<std::uint8_t, 4096> buf{};
+  while (!decoder.complete()) {
+    const std::size_t want = std::min(buf.size(), decoder.bytes_needed());
+    co_await read_exact(std::span(buf.data(), want), timeout);
+    decoder.feed(reinterpret_cast<const char*>(buf.data()), want);
+  }
+  co_return decoder.take();
+}
+
+awaitable<void> control_channel::write_frame(std::string_view json) {
+  const std::string frame = encode_frame(json);
+  co_await asio::async_write(socket_, asio::buffer(frame), use_awaitable);
+}
+
+void control_channel::send_state_best_effort(state s) noexcept {
+  const std::array<std::uint8_t, 1> byte{static_cast<std::uint8_t>(s)};
+  asio::error_code ignored;
+  socket_.non_blocking(false, ignored);
+  asio::write(socket_, asio::buffer(byte), ignored);
+}
+
+void control_channel::close() noexcept {
+  asio::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+}
+
+}  // namespace hil::iperf3

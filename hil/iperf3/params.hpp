@@ -1,0 +1,33 @@
+// The PARAM_EXCHANGE message: the test a client asks an iperf3 server to run, as compact JSON in
+// one length-prefixed frame (wire.hpp). Key order and JSON types are those of a 3.12 client:
+//
+//   client                                          server
+//     | <--------------------- 0x09 PARAM_EXCHANGE --- |
+//     | --- 00 00 00 89 {"tcp":true,"omit":0,"time":1,"num":0,"blockcount":0,"parallel":2,
+//     |                  "reverse":true,"len":65536,"pacing_timer":1000,"client_version":"3.12"}
+//     | <--------------------- 0x0A CREATE_STREAMS --- |   (or 0xFE SERVER_ERROR + 8 bytes)
+//
+//   key order: tcp|udp, omit, time, num, blockcount, [MSS], [nodelay], parallel, [reverse],
+//   [bidirectional], [window], len, [bandwidth], pacing_timer, [TOS], [udp_counters_64bit],
+//   [dont_fragment], client_version            ([...] only when set; booleans only as true)
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "hil/measure/test_spec.hpp"
+
+namespace hil::iperf3 {
+
+// The parameter JSON a 3.12 client sends for s (without the length prefix). `time` is 0 when
+// s.bytes or s.blocks ends the test, as iperf3 -n/-k sends it. Throws std::system_error
+// (invalid_argument) listing every value a stock server would reject.
+[[nodiscard]] std::string encode_params(const measure::test_spec& s);
+
+// What our server makes of a client's parameter JSON: unknown keys are ignored, known keys are
+// type-checked and range-checked as iperf3 HEAD does. Absent keys keep test_spec's defaults,
+// except client_version, which is empty when not sent. Throws std::system_error
+// (protocol_error) naming the offending keys.
+[[nodiscard]] measure::test_spec decode_params(std::string_view json);
+
+}  // namespace hil::iperf3

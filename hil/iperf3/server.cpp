@@ -1,0 +1,354 @@
+#include "hil/iperf3/server.hpp"
+
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/experimental/channel.hpp>
+
+#include <fmt/format.h>
+
+#include "hil/iperf3/control_channel.hpp"
+#include "hil/iperf3/exchange.hpp"
+#include "hil/iperf3/params.hpp"
+#include "hil/iperf3/streams.hpp"
+#include "hil/sys/port_owner.hpp"
+#include "hil/traffic/test_run.hpp"
+
+namespace hil::iperf3 {
+namespace {
+
+using asio::use_awaitable;
+using asio::ip::tcp;
+using asio::ip::udp;
+using namespace std::chrono_literals;
+// Sockets travel as shared_ptr: a channel needs default-constructible values.
+using stream_channel =
+    asio::experimental::channel<void(asio::error_code, std::shared_ptr<tcp::socket>)>;
+
+constexpr std::int32_t ie_recv_params = 114;  // iperf3's IERECVPARAMS
+
+std::string describe(const tcp::endpoint& e) {
+  return fmt::format("{} port {}", e.address().to_string(), e.port());
+}
+
+// Human summary of a finished test, the one log line per test.
+std::string summary(const measure::test_result& r) {
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+  for (const auto& s : r.streams) {
+    bytes += s.receiver.bytes;
+    seconds = std::max(seconds, s.receiver.seconds);
+  }
+  const double mbps = seconds > 0 ? static_cast<double>(bytes) * 8 / seconds / 1e6 : 0;
+  const auto& sp = r.spec;
+  return fmt::format(
+      "{} {} stream(s) {}, {:.1f} s, {} bytes received at {:.1f} Mbit/s",
+      sp.proto == measure::protocol::tcp ? "TCP" : "UDP", sp.parallel,
+      sp.bidirectional ? "both ways" : (sp.reverse ? "server sends" : "client sends"), seconds,
+      bytes, mbps);
+}
+
+}  // namespace
+
+// One test, from the control connection to the results.
+class session {
+ public:
+  session(detail::server_impl& srv, tcp::socket sock, std::string peer);
+  awaitable<void> run();
+  // The listener hands over data stream connections while this session is creating streams.
+  [[nodiscard]] bool accepting_streams() const noexcept { return accepting_; }
+  void deliver(tcp::socket sock) {
+    streams_.try_send(asio::error_code(), std::make_shared<tcp::socket>(std::move(sock)));
+  }
+  void abort() noexcept { ctl_.close(); }
+
+ private:
+  awaitable<void> create_streams(const measure::test_spec& spec, traffic::test_run& run);
+  awaitable<sys::unique_fd> accept_tcp_stream(const measure::test_spec& spec);
+  awaitable<sys::unique_fd> accept_udp_stream(const measure::test_spec& spec,
+                                              udp::socket& listener);
+  awaitable<void> run_test(traffic::test_run& run);
+  [[nodiscard]] udp::socket udp_listener();
+
+  detail::server_impl& srv_;
+  control_channel ctl_;
+  stream_channel streams_;  // data stream connections from the accept loop
+  std::string cookie_;      // the client's cookie, as received (37 bytes)
+  bool accepting_ = false;  // between CREATE_STREAMS and TEST_START
+};
+
+namespace detail {
+struct server_impl {
+  explicit server_impl(server_options opts) : o(std::move(opts)), acceptor(io), idle_timer(io) {
+    listen();
+  }
+
+  void listen() {
+    const bool any = o.bind_address.empty();
+    const tcp::endpoint at(any ? asio::ip::address(asio::ip::address_v6::any())
+                               : asio::ip::make_address(o.bind_address),
+                           o.port);
+    acceptor.open(at.protocol());
+    acceptor.set_option(tcp::acceptor::reuse_address(true));
+    if (at.protocol() == tcp::v6()) acceptor.set_option(asio::ip::v6_only(false));
+    std::error_code ec;
+    acceptor.bind(at, ec);
+    if (ec == asio::error::address_in_use) {
+      const auto owner = sys::tcp_port_owner(o.port);
+      throw std::system_error(ec, fmt::format("port {} is already in use{} — stop it or choose "
+                                              "another port with -p",
+                                              o.port, owner ? " by " + *owner : ""));
+    }
+    if (ec) throw std::system_error(ec, "cannot listen on " + describe(at));
+    acceptor.listen(asio::socket_base::max_listen_connections);
+  }
+
+  void log(const std::string& line) const {
+    if (o.log) o.log(line);
+  }
+
+  awaitable<void> accept_loop() {
+    for (;;) {
+      auto [ec, sock] = co_await acceptor.async_accept(asio::experimental::as_tuple(use_awaitable));
+      if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
+      if (ec) continue;
+      if (current && current->accepting_streams()) {
+        current->deliver(std::move(sock));
+      } else if (current) {
+        // Busy: iperf3 answers ACCESS_DENIED without reading anything.
+        const std::array<std::uint8_t, 1> denied{static_cast<std::uint8_t>(state::access_denied)};
+        asio::error_code ignored;
+        asio::write(sock, asio::buffer(denied), ignored);
+        log(fmt::format("refused {}: busy with a test", describe(sock.remote_endpoint(ignored))));
+      } else {
+        start_session(std::move(sock));
+      }
+    }
+  }
+
+  void start_session(tcp::socket sock) {
+    asio::error_code ignored;
+    const std::string peer = describe(sock.remote_endpoint(ignored));
+    current = std::make_shared<session>(*this, std::move(sock), peer);
+    asio::co_spawn(io, current->run(), [this, keep = current, peer](std::exception_ptr e) {
+      if (e) {
+        try {
+          std::rethrow_exception(e);
+        } catch (const std::exception& ex) {
+          log(fmt::format("test from {} ended early: {}", peer, ex.what()));
+        }
+      }
+      current.reset();
+      last_activity = std::chrono::steady_clock::now();
+      if (o.one_off) stop();
+    });
+  }
+
+  awaitable<void> idle_watch() {
+    if (o.idle_timeout.count() == 0) co_return;
+    for (;;) {
+      idle_timer.expires_after(1s);
+      auto [ec] = co_await idle_timer.async_wait(asio::experimental::as_tuple(use_awaitable));
+      if (ec || stopping) co_return;
+      if (!current && std::chrono::steady_clock::now() - last_activity >= o.idle_timeout) {
+        log(fmt::format("no client for {} s: stopping (--idle-timeout)", o.idle_timeout.count()));
+        stop();
+        co_return;
+      }
+    }
+  }
+
+  void stop() {
+    stopping = true;
+    asio::error_code ignored;
+    acceptor.close(ignored);
+    idle_timer.cancel();
+    if (current) current->abort();
+  }
+
+  server_options o;
+  asio::io_context io;
+  tcp::acceptor acceptor;
+  asio::steady_timer idle_timer;
+  std::shared_ptr<session> current;  // the test in progress, if any
+  int completed = 0;
+  bool stopping = false;
+  std::chrono::steady_clock::time_point last_activity = std::chrono::steady_clock::now();
+};
+}  // namespace detail
+
+session::session(detail::server_impl& srv, tcp::socket sock, std::string peer)
+    : srv_(srv), ctl_(std::move(sock), std::move(peer)), streams_(srv.io, 256) {}
+
+awaitable<void> session::run() {
+  cookie_.resize(cookie_size);
+  co_await ctl_.read_exact(std::span(reinterpret_cast<std::uint8_t*>(cookie_.data()), cookie_size),
+                           10s);
+  if (!is_valid_cookie(cookie_)) {
+    srv_.log(fmt::format("rejected {}: not an iperf3 client (bad cookie)", ctl_.peer()));
+    ctl_.close();
+    co_return;
+  }
+  co_await ctl_.write_state(state::param_exchange);
+  measure::test_spec spec;
+  try {
+    spec = decode_params(co_await ctl_.read_frame(max_param_json, srv_.o.control_timeout));
+  } catch (const std::system_error& e) {
+    if (e.code() != std::errc::protocol_error) throw;
+    const auto bytes = encode_server_error({ie_recv_params, EINVAL});
+    ctl_.send_state_best_effort(state::server_error);
+    asio::error_code ignored;
+    asio::write(ctl_.socket(), asio::buffer(bytes), ignored);
+    throw;
+  }
+  traffic::test_run run(spec);
+  co_await create_streams(spec, run);
+  co_await ctl_.write_state(state::test_start);
+  co_await ctl_.write_state(state::test_running);
+  co_await run_test(run);
+
+  co_await ctl_.write_state(state::exchange_results);
+  const auto client =
+      decode_results(co_await ctl_.read_frame(max_results_json, srv_.o.control_timeout));
+  co_await ctl_.write_frame(encode_results(run.local_results()));
+  co_await ctl_.write_state(state::display_results);
+  try {
+    (void)co_await ctl_.read_state(10s);  // IPERF_DONE; EOF is as good
+  } catch (const std::system_error&) {
+  }
+  ctl_.close();
+  measure::test_result r = run.result(client);
+  r.is_client = false;
+  ++srv_.completed;
+  srv_.log(fmt::format("test {} from {}: {}", srv_.completed, ctl_.peer(), summary(r)));
+  if (srv_.o.on_result) srv_.o.on_result(r);
+}
+
+udp::socket session::udp_listener() {
+  const auto at = srv_.acceptor.local_endpoint();
+  udp::socket s(srv_.io);
+  s.open(at.protocol() == tcp::v6() ? udp::v6() : udp::v4());
+  s.set_option(udp::socket::reuse_address(true));
+  if (at.protocol() == tcp::v6()) s.set_option(asio::ip::v6_only(false));
+  s.bind(udp::endpoint(at.address(), at.port()));
+  return s;
+}
+
+awaitable<void> session::create_streams(const measure::test_spec& spec, traffic::test_run& run) {
+  std::optional<udp::socket> listener;
+  if (spec.proto == measure::protocol::udp) listener.emplace(udp_listener());
+  accepting_ = true;
+  co_await ctl_.write_state(state::create_streams);
+  const auto per_direction = static_cast<std::size_t>(spec.parallel);
+  const std::size_t total = per_direction * (spec.bidirectional ? 2 : 1);
+  for (std::size_t i = 0; i < total; ++i) {
+    // The client connects its senders first: our first `parallel` streams receive in bidir.
+    const bool we_send = spec.bidirectional ? i >= per_direction : spec.reverse;
+    sys::unique_fd fd;  // (GCC 12 miscompiles co_await inside ?:, hence the if)
+    if (listener) {
+      fd = co_await accept_udp_stream(spec, *listener);
+    } else {
+      fd = co_await accept_tcp_stream(spec);
+    }
+    const int family = srv_.acceptor.local_endpoint().protocol().family();
+    traffic::apply_data_options(fd.get(), family, spec);
+    const auto role = we_send ? traffic::flow_role::send : traffic::flow_role::receive;
+    run.add_flow(std::make_unique<traffic::flow>(std::move(fd), family,
+                                                 flow_config_for(spec, stream_id(i), role)));
+  }
+  accepting_ = false;
+}
+
+awaitable<sys::unique_fd> session::accept_tcp_stream(const measure::test_spec& spec) {
+  (void)spec;
+  for (;;) {
+    const auto delivered =
+        co_await with_timeout(streams_.async_receive(use_awaitable), srv_.o.control_timeout,
+                              "the client did not connect its data streams");
+    tcp::socket& sock = *delivered;
+    std::string cookie(cookie_size, '\0');
+    co_await with_timeout(asio::async_read(sock, asio::buffer(cookie), use_awaitable),
+                          srv_.o.control_timeout, "a data stream sent no cookie");
+    if (cookie == cookie_) co_return sys::unique_fd(sock.release());
+    const std::array<std::uint8_t, 1> denied{static_cast<std::uint8_t>(state::access_denied)};
+    asio::error_code ignored;
+    asio::write(sock, asio::buffer(denied), ignored);  // iperf3 does the same for a wrong cookie
+  }
+}
+
+awaitable<sys::unique_fd> session::accept_udp_stream(const measure::test_spec& spec,
+                                                     udp::socket& listener) {
+  std::array<std::uint8_t, 64> hello{};
+  udp::endpoint from;
+  co_await with_timeout(listener.async_receive_from(asio::buffer(hello), from, use_awaitable),
+                        srv_.o.control_timeout, "the client sent no UDP stream hello");
+  // The socket that heard the hello becomes the stream; a fresh listener takes the next hello.
+  listener.connect(from);
+  udp::socket stream = std::exchange(listener, udp_listener());
+  enlarge_udp_receive_buffer(stream.native_handle(), 4 << 20);
+  if (spec.window == 0) {
+    const int need = static_cast<int>(spec.effective_block_len()) + 1024;
+    if (traffic::socket_buffer(stream.native_handle(), true) < need) {
+      ::setsockopt(stream.native_handle(), SOL_SOCKET, SO_SNDBUF, &need, sizeof(need));
+    }
+  }
+  co_await stream.async_send(asio::buffer(udp_connect_reply), use_awaitable);
+  co_return sys::unique_fd(stream.release());
+}
+
+awaitable<void> session::run_test(traffic::test_run& run) {
+  const auto& spec = run.spec();
+  run.start();
+  const auto t0 = run.t0();
+  const bool timed = spec.bytes == 0 && spec.blocks == 0;
+  const auto guard =
+      timed ? t0 + spec.duration + spec.omit + srv_.o.guard_slack : clock::time_point::max();
+  const auto step = spec.interval;
+  auto next = step.count() > 0 ? t0 + step : clock::time_point::max();
+  for (;;) {
+    const auto now = clock::now();
+    if (now >= guard) {
+      throw std::system_error(std::make_error_code(std::errc::timed_out),
+                              "the test ran past its duration plus the guard time");
+    }
+    if (srv_.stopping) {
+      ctl_.send_state_best_effort(state::server_terminate);
+      throw std::system_error(std::make_error_code(std::errc::operation_canceled),
+                              "the server is stopping");
+    }
+    const auto wake = std::min({next, guard, now + 200ms});  // (GCC 12: no braced list in co_await)
+    const auto s = co_await ctl_.poll_state(wake);
+    if (s == state::test_end) break;
+    if (s == state::client_terminate) {
+      throw std::system_error(std::make_error_code(std::errc::connection_aborted),
+                              "the client terminated the test (CLIENT_TERMINATE)");
+    }
+    if (s) {
+      throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                              fmt::format("unexpected {} during the test", state_name(*s)));
+    }
+    if (clock::now() >= next) {
+      run.sample_interval(clock::now());
+      next += step;
+    }
+  }
+  run.finish();
+  run.close();  // like iperf3: data sockets close on TEST_END, before the results
+}
+
+server::server(server_options options)
+    : impl_(std::make_unique<detail::server_impl>(std::move(options))) {}
+server::~server() = default;
+
+std::uint16_t server::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+int server::run() {
+  asio::co_spawn(impl_->io, impl_->accept_loop(), asio::detached);
+  asio::co_spawn(impl_->io, impl_->idle_watch(), asio::detached);
+  impl_->io.run();
+  return impl_->completed;
+}
+
+void server::stop() {
+  asio::post(impl_->io, [this] { impl_->stop(); });
+}
+
+}  // namespace hil::iperf3

@@ -1,0 +1,58 @@
+// The iperf3 server side (hilperf-peer): accepts stock iperf3 clients and ours, one test at a time.
+//
+//   idle ── control connection ──▶ cookie ─ PARAM_EXCHANGE ─ params ─ CREATE_STREAMS
+//     ▲                             streams arrive on the same port (TCP: cookie; UDP: 9876/6789)
+//     │                            TEST_START, TEST_RUNNING ─ intervals ─ ◀ TEST_END
+//     │                            close data sockets ─ EXCHANGE_RESULTS ◀ client results
+//     │                            server results ▶ DISPLAY_RESULTS ◀ IPERF_DONE | EOF
+//     └──────── always back to idle: CLIENT_TERMINATE, a vanished client, garbage, guard timer
+//
+//   other control connections while busy: one byte 0xFF (ACCESS_DENIED), then close.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "hil/measure/results.hpp"
+
+namespace hil::iperf3 {
+
+namespace detail {
+struct server_impl;
+}
+
+struct server_options {
+  std::string bind_address;              // -B; empty = every address (IPv4 and IPv6)
+  std::uint16_t port = 5201;             // -p; 0 picks a free port (tests)
+  bool one_off = false;                  // -1: serve one test, then stop
+  std::chrono::seconds idle_timeout{0};  // --idle-timeout: stop when no client comes for this long
+  std::chrono::milliseconds control_timeout{30'000};  // any control read inside a test
+  std::chrono::seconds guard_slack{40};  // a test may run time + omit + slack before it is cut off
+  std::function<void(const std::string&)> log;  // one line per test and per rejected connection
+  std::function<void(const measure::test_result&)> on_result;  // each finished test
+};
+
+class server {
+ public:
+  // Binds the listening port now; throws std::system_error naming the process that holds it.
+  explicit server(server_options options);
+  ~server();
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  // The port actually listened on.
+  [[nodiscard]] std::uint16_t port() const;
+  // Serves until stop(), the one-off test ends, or the idle timeout passes. Returns the number of
+  // tests that completed.
+  int run();
+  // Thread-safe: makes run() return soon, aborting a running test.
+  void stop();
+
+ private:
+  std::unique_ptr<detail::server_impl> impl_;  // io_context, listener, the current test
+};
+
+}  // namespace hil::iperf3

@@ -1,0 +1,47 @@
+// What one throughput test asks for, in iperf3's terms (the flags of `iperf3 -c`). Shared by the
+// client, the server (which learns it from the parameter exchange) and the reports.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace hil::measure {
+
+enum class protocol { tcp, udp };
+
+struct test_spec {
+  protocol proto = protocol::tcp;            // -u selects udp
+  std::chrono::seconds duration{10};         // -t; ignored when bytes or blocks is set
+  std::uint64_t bytes = 0;                   // -n: stop after this many payload bytes (0 = unset)
+  std::uint64_t blocks = 0;                  // -k: stop after this many blocks (0 = unset)
+  std::chrono::seconds omit{0};              // -O: seconds excluded from the results
+  std::chrono::milliseconds interval{1000};  // -i: report period (0 = no intervals)
+  int parallel = 1;                          // -P: streams per direction, 1..128
+  bool reverse = false;                      // -R: the server sends
+  bool bidirectional = false;                // --bidir: both send
+  std::uint32_t block_len = 0;          // -l: bytes per write; 0 = default (TCP 128 KiB, UDP 1460)
+  std::uint64_t bitrate_bps = 0;        // -b: payload bits/s per stream; 0 = unlimited (TCP),
+                                        //     1 Mbit/s (UDP, iperf3's default)
+  int window = 0;                       // -w: SO_SNDBUF/SO_RCVBUF bytes (0 = kernel default)
+  int mss = 0;                          // -M: TCP_MAXSEG (0 = default)
+  bool nodelay = false;                 // -N: TCP_NODELAY on data sockets
+  int tos = 0;                          // -S: IP TOS / IPv6 traffic class (DSCP << 2)
+  bool dont_fragment = false;           // UDP: IP_PMTUDISC_DO, an oversize datagram fails loudly
+  bool udp_counters_64bit = false;      // --udp-counters-64bit
+  std::string bind_device;              // SO_BINDTODEVICE, as `ping -I eth0`
+  std::string bind_address;             // -B: local address
+  std::string client_version = "3.12";  // what we announce in the parameter exchange
+
+  // The block length in effect: block_len, or the protocol default.
+  [[nodiscard]] std::uint32_t effective_block_len() const {
+    if (block_len != 0) return block_len;
+    return proto == protocol::tcp ? 128U * 1024U : 1460U;
+  }
+  // The per-stream rate in effect: bitrate_bps, or 1 Mbit/s for UDP when unset.
+  [[nodiscard]] std::uint64_t effective_bitrate() const {
+    return bitrate_bps != 0 || proto == protocol::tcp ? bitrate_bps : 1024ULL * 1024ULL;
+  }
+};
+
+}  // namespace hil::measure

@@ -1,0 +1,17 @@
+// iperf3's number suffixes: rates are decimal (-b 100M = 100,000,000 bit/s), sizes are binary
+// (-l 128K = 131,072 bytes), as iperf3 parses them (src/units.c).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace hil::measure {
+
+// "100M" -> 100000000; accepts k/K, m/M, g/G, t/T and a fraction ("1.5G"). nullopt when malformed.
+std::optional<std::uint64_t> parse_rate(std::string_view text);
+
+// "128K" -> 131072; accepts k/K, m/M, g/G, t/T (powers of 1024). nullopt when malformed.
+std::optional<std::uint64_t> parse_size(std::string_view text);
+
+}  // namespace hil::measure

@@ -1,0 +1,299 @@
+// The interop matrix on a veth pair in namespaces this run created (netns_main.cpp): our client
+// against stock `iperf3 -s`, stock `iperf3 -c` against our peer, and ours against ours; TCP and
+// UDP, -R, --bidir, -P 4, IPv4 and IPv6. Both ends' figures must agree. Plus the faults: a peer
+// killed mid-test, a busy peer, garbage on the control port, a client vanishing mid-test.
+//
+// Port 5201 is fixed on purpose: the peer namespace belongs to this test process alone.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <asio.hpp>
+#include <future>
+
+#include "hil/iperf3/client.hpp"
+#include "hil/report/iperf3_json.hpp"
+#include "hil/sys/child_process.hpp"
+#include "hil/tests/netns/test_bench.hpp"
+
+namespace {
+
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+using hil::measure::protocol;
+
+constexpr std::uint16_t port = 5201;
+
+enum class side { ours, stock };
+
+struct interop_case {
+  std::string name;
+  side client;
+  side server;
+  protocol proto;
+  bool reverse = false;
+  bool bidir = false;
+  int parallel = 1;
+  bool ipv6 = false;
+};
+
+void PrintTo(const interop_case& c, std::ostream* os) { *os << c.name; }
+
+const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
+
+std::string peer_address(bool ipv6) {
+  const std::string cidr = ipv6 ? bench().peer_ipv6 : bench().peer_ipv4;
+  return cidr.substr(0, cidr.find('/'));
+}
+
+// Starts a server in the peer namespace and waits until it listens.
+std::unique_ptr<hil::sys::child_process> start_server(side which, bool one_off) {
+  std::vector<std::string> argv{"ip", "netns", "exec", bench().peer_netns};
+  if (which == side::ours) {
+    argv.insert(argv.end(), {HILPERF_PEER_BINARY, "-s", "-p", std::to_string(port)});
+  } else {
+    // --forceflush: iperf3 buffers its "Server listening" line when stdout is a pipe.
+    argv.insert(argv.end(), {"iperf3", "-s", "--forceflush", "-p", std::to_string(port)});
+  }
+  if (one_off) argv.emplace_back("-1");
+  auto server = std::make_unique<hil::sys::child_process>(argv);
+  const char* ready = which == side::ours ? "listening on port" : "Server listening on";
+  EXPECT_TRUE(server->wait_for_output(ready, 10s)) << server->output();
+  return server;
+}
+
+hil::measure::test_spec spec_of(const interop_case& c) {
+  hil::measure::test_spec s;
+  s.proto = c.proto;
+  s.duration = 2s;
+  s.reverse = c.reverse;
+  s.bidirectional = c.bidir;
+  s.parallel = c.parallel;
+  if (c.proto == protocol::udp) s.bitrate_bps = 100'000'000;
+  return s;
+}
+
+std::vector<std::string> stock_flags(const interop_case& c) {
+  std::vector<std::string> f{"-t", "2", "-J"};
+  if (c.proto == protocol::udp) f.insert(f.end(), {"-u", "-b", "100M"});
+  if (c.reverse) f.emplace_back("-R");
+  if (c.bidir) f.emplace_back("--bidir");
+  if (c.parallel > 1) f.insert(f.end(), {"-P", std::to_string(c.parallel)});
+  return f;
+}
+
+// The two ends' totals of every stream agree: bytes (TCP: the receiver got what was sent, minus at
+// most what was in flight when TEST_END closed the sockets), rates within 5 %, UDP counts.
+void expect_ends_agree(const hil::measure::test_result& r, const interop_case& c) {
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  const std::size_t streams = static_cast<std::size_t>(c.parallel) * (c.bidir ? 2 : 1);
+  ASSERT_EQ(r.streams.size(), streams);
+  for (const auto& s : r.streams) {
+    SCOPED_TRACE("stream " + std::to_string(s.id));
+    EXPECT_GT(s.sender.bytes, 0U);
+    EXPECT_GT(s.receiver.bytes, 0U);
+    EXPECT_LE(s.receiver.bytes, s.sender.bytes);
+    const double sent_bps = static_cast<double>(s.sender.bytes) * 8 / s.sender.seconds;
+    const double recv_bps = static_cast<double>(s.receiver.bytes) * 8 / s.receiver.seconds;
+    if (c.proto == protocol::tcp) {
+      // A TCP sender counts what it wrote into its socket; at TEST_END up to a send buffer
+      // (tcp_wmem max 4 MiB) plus the tbf queue has not reached the receiver.
+      EXPECT_LE(s.sender.bytes - s.receiver.bytes, 8U << 20) << "more than in flight went missing";
+      EXPECT_NEAR(recv_bps / sent_bps, 1.0, 0.10) << sent_bps << " vs " << recv_bps;
+    } else {
+      EXPECT_NEAR(recv_bps / sent_bps, 1.0, 0.02) << sent_bps << " vs " << recv_bps;
+    }
+    if (c.proto == protocol::udp) {
+      EXPECT_GT(s.sender.packets, 0);
+      EXPECT_LE(s.receiver.packets, s.sender.packets) << "highest sequence beyond what was sent";
+      EXPECT_GE(s.receiver.packets, s.sender.packets * 99 / 100);
+      EXPECT_LE(s.receiver.errors, s.sender.packets / 100);
+    }
+  }
+  EXPECT_FALSE(r.intervals.empty());
+}
+
+void expect_stock_json_sane(const hil::report::iperf3_summary& j, const interop_case& c) {
+  ASSERT_TRUE(j.error.empty()) << j.error;
+  EXPECT_EQ(j.proto, c.proto);
+  EXPECT_GT(j.sent_bytes, 0U);
+  EXPECT_GT(j.received_bytes, 0U);
+  EXPECT_LE(j.received_bytes, j.sent_bytes);
+  EXPECT_NEAR(j.received_bps / j.sent_bps, 1.0, c.proto == protocol::tcp ? 0.10 : 0.02);
+  EXPECT_GE(j.interval_count, 2U);
+  if (c.proto == protocol::udp) {
+    EXPECT_GT(j.packets, 0);
+    EXPECT_LT(j.lost_percent, 1.0);
+  }
+}
+
+class Interop : public ::testing::TestWithParam<interop_case> {};
+
+TEST_P(Interop, BothEndsAgree) {
+  const interop_case& c = GetParam();
+  const auto server = start_server(c.server, true);
+  if (c.client == side::ours) {
+    hil::iperf3::client_options o;
+    o.host = peer_address(c.ipv6);
+    o.port = port;
+    o.spec = spec_of(c);
+    expect_ends_agree(hil::iperf3::run_client(o), c);
+  } else {
+    std::vector<std::string> argv{"iperf3", "-c", peer_address(c.ipv6), "-p", std::to_string(port)};
+    const auto flags = stock_flags(c);
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    hil::sys::child_process client(argv);
+    const auto status = client.wait(30s);
+    ASSERT_TRUE(status.has_value()) << "stock iperf3 did not finish";
+    ASSERT_EQ(*status, 0) << client.output();
+    hil::report::iperf3_summary summary;
+    ASSERT_NO_THROW(summary = hil::report::parse_iperf3_json(client.output())) << client.output();
+    expect_stock_json_sane(summary, c);
+  }
+  EXPECT_EQ(server->wait(10s), 0) << "the -1 server must end cleanly: " << server->output();
+}
+
+std::vector<interop_case> matrix() {
+  std::vector<interop_case> out;
+  const std::vector<std::pair<std::string, std::pair<side, side>>> pairs{
+      {"OursToStock", {side::ours, side::stock}},
+      {"StockToOurs", {side::stock, side::ours}},
+      {"OursToOurs", {side::ours, side::ours}}};
+  for (const auto& [prefix, ends] : pairs) {
+    const auto [client, server] = ends;
+    out.push_back({prefix + "Tcp", client, server, protocol::tcp});
+    out.push_back({prefix + "Udp", client, server, protocol::udp});
+    out.push_back({prefix + "TcpReverse", client, server, protocol::tcp, true});
+    out.push_back({prefix + "UdpReverse", client, server, protocol::udp, true});
+    out.push_back({prefix + "TcpBidir", client, server, protocol::tcp, false, true});
+    out.push_back({prefix + "TcpParallel4", client, server, protocol::tcp, false, false, 4});
+    out.push_back({prefix + "UdpParallel4", client, server, protocol::udp, false, false, 4});
+    out.push_back({prefix + "TcpIpv6", client, server, protocol::tcp, false, false, 1, true});
+    out.push_back({prefix + "UdpIpv6", client, server, protocol::udp, false, false, 1, true});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Matrix, Interop, ::testing::ValuesIn(matrix()),
+                         [](const auto& param_info) { return param_info.param.name; });
+
+// ---- faults ---------------------------------------------------------------------------------
+
+hil::iperf3::client_options quick_client(std::chrono::seconds t) {
+  hil::iperf3::client_options o;
+  o.host = peer_address(false);
+  o.port = port;
+  o.spec.duration = t;
+  return o;
+}
+
+class InteropFault : public ::testing::TestWithParam<side> {};
+
+TEST_P(InteropFault, APeerKilledMidTestFailsTheClientPromptly) {
+  const auto server = start_server(GetParam(), true);
+  auto o = quick_client(10s);
+  auto run = std::async(std::launch::async, [&] { return hil::iperf3::run_client(o); });
+  ASSERT_TRUE(server->wait_for_output(GetParam() == side::ours ? "listening" : "Accepted", 5s));
+  std::this_thread::sleep_for(1s);  // mid-test: the test itself lasts 10 s
+  server->signal(SIGKILL);
+  ASSERT_EQ(run.wait_for(5s), std::future_status::ready) << "the client must notice within 5 s";
+  try {
+    run.get();
+    FAIL() << "a killed peer must fail the test";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("closed the control connection"));
+  }
+}
+
+TEST_P(InteropFault, ABusyPeerIsReportedAsBusy) {
+  const auto server = start_server(GetParam(), false);
+  auto first = quick_client(3s);
+  auto running = std::async(std::launch::async, [&] { return hil::iperf3::run_client(first); });
+  const char* started = GetParam() == side::ours ? "listening" : "Accepted connection";
+  ASSERT_TRUE(server->wait_for_output(started, 5s));
+  std::this_thread::sleep_for(500ms);  // the first test is running now
+  try {
+    hil::iperf3::run_client(quick_client(1s));
+    FAIL() << "a second client must be refused while a test runs";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("is busy running a test"));
+  }
+  EXPECT_NO_THROW(running.get());
+}
+
+INSTANTIATE_TEST_SUITE_P(Peer, InteropFault, ::testing::Values(side::ours, side::stock),
+                         [](const auto& param_info) {
+                           return std::string(param_info.param == side::ours ? "Ours" : "Stock");
+                         });
+
+TEST(OurPeer, GarbageOnTheControlPortIsRejectedAndTheNextClientServed) {
+  const auto server = start_server(side::ours, false);
+  {
+    asio::io_context io;
+    asio::ip::tcp::socket raw(io);
+    raw.connect({asio::ip::make_address(peer_address(false)), port});
+    const std::string garbage = "GET / HTTP/1.1\r\nHost: peer\r\nUser-Agent: curl/7.88\r\n\r\n";
+    asio::write(raw, asio::buffer(garbage));
+    std::array<char, 16> reply{};
+    asio::error_code ec;
+    raw.read_some(asio::buffer(reply), ec);  // the peer closes on us
+    EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
+  }
+  EXPECT_TRUE(server->wait_for_output("not an iperf3 client", 5s)) << server->output();
+  const auto r = hil::iperf3::run_client(quick_client(1s));
+  EXPECT_TRUE(r.error.empty());
+  EXPECT_GT(r.streams.at(0).receiver.bytes, 0U);
+}
+
+TEST(OurPeer, AClientVanishingMidTestLeavesThePeerReadyForTheNext) {
+  const auto server = start_server(side::ours, false);
+  {
+    hil::sys::child_process stock({"iperf3", "--forceflush", "-c", peer_address(false), "-p",
+                                   std::to_string(port), "-t", "10"});
+    ASSERT_TRUE(stock.wait_for_output("connected to", 5s)) << stock.output();
+    std::this_thread::sleep_for(500ms);
+    stock.signal(SIGKILL);
+    stock.wait(5s);
+  }
+  EXPECT_TRUE(server->wait_for_output("ended early", 10s)) << server->output();
+  const auto r = hil::iperf3::run_client(quick_client(1s));
+  EXPECT_TRUE(r.error.empty());
+  EXPECT_GT(r.streams.at(0).receiver.bytes, 0U);
+}
+
+TEST(OurClient, NothingListeningSaysWhatToStart) {
+  auto o = quick_client(1s);
+  o.refused_retry = 200ms;
+  try {
+    hil::iperf3::run_client(o);
+    FAIL() << "no server: must throw";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("nothing listens on " + peer_address(false) + ":5201"));
+    EXPECT_THAT(e.what(), HasSubstr("iperf3 -s -p 5201"));
+  }
+}
+
+TEST(OurClient, AnUnansweredAddressTimesOutWithTheLikelyCauses) {
+  auto o = quick_client(1s);
+  o.host = "198.18.0.77";  // in the bench subnet, but nobody has it: ARP goes unanswered
+  o.connect_timeout = 1500ms;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    hil::iperf3::run_client(o);
+    FAIL() << "an absent host must not connect";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), ::testing::AnyOf(HasSubstr("no answer from 198.18.0.77:5201"),
+                                           HasSubstr("no route to 198.18.0.77")));
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s) << "the wait must be bounded";
+}
+
+TEST(OurPeer, APortInUseNamesTheProcessHoldingIt) {
+  const auto holder = start_server(side::stock, false);
+  hil::sys::child_process second({"ip", "netns", "exec", bench().peer_netns, HILPERF_PEER_BINARY,
+                                  "-s", "-p", std::to_string(port)});
+  EXPECT_EQ(second.wait(10s), 1);
+  EXPECT_THAT(second.output(), HasSubstr("port 5201 is already in use by iperf3 (pid"));
+}
+
+}  // namespace

@@ -1,0 +1,104 @@
+// One data stream of a test: a connected socket and the thread that moves its bytes.
+//
+//   control plane (one thread)            data plane (one thread per flow)
+//   ───────────────────────────           ─────────────────────────────────
+//   flow::start(role) ──────────────────▶ tcp_send | tcp_receive | udp_send | udp_receive
+//   flow::sample() every interval ◀────── counters (atomics; UDP stats under a mutex)
+//   flow::stop() ───── stop_token ──────▶ loop ends within io_timeout
+//
+// Hot loops use plain syscalls (send/recv, sendmmsg/recvmmsg) on the fd the control plane set up;
+// blocking calls carry SO_SNDTIMEO/SO_RCVTIMEO so a stop request is seen within io_timeout.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+#include "hil/measure/test_spec.hpp"
+#include "hil/measure/udp_stats.hpp"
+#include "hil/sys/unique_fd.hpp"
+#include "hil/traffic/socket_options.hpp"
+
+namespace hil::traffic {
+
+enum class flow_role { send, receive };
+
+// What one flow does.
+struct flow_config {
+  int id = 0;  // iperf3 stream id (1, 3, 4, …)
+  flow_role role = flow_role::send;
+  measure::protocol proto = measure::protocol::tcp;
+  std::uint32_t block_len = 0;     // bytes per write (TCP) or per datagram (UDP payload)
+  std::uint64_t bitrate_bps = 0;   // payload bits/s; 0 = as fast as possible
+  std::uint64_t byte_limit = 0;    // sender stops after this many bytes (-n), 0 = none
+  std::uint64_t block_limit = 0;   // sender stops after this many blocks (-k), 0 = none
+  bool counters_64bit = false;     // UDP header carries a 64-bit sequence number
+  std::uint64_t payload_seed = 0;  // seeds the random payload (printed by callers in debug)
+};
+
+// A consistent copy of a flow's counters.
+struct flow_sample {
+  std::uint64_t bytes = 0;             // payload bytes sent or received
+  std::uint64_t packets = 0;           // UDP datagrams sent (sender) or received (receiver)
+  measure::udp_snapshot udp;           // UDP receiver statistics
+  std::optional<tcp_info_sample> tcp;  // TCP sender: TCP_INFO at sampling time
+};
+
+class flow {
+ public:
+  // Takes a connected data socket.
+  flow(sys::unique_fd fd, int family, flow_config config);
+  ~flow();  // stops and joins
+  flow(const flow&) = delete;
+  flow& operator=(const flow&) = delete;
+
+  // Starts the worker thread. Senders begin sending at once.
+  void start();
+  // Asks the worker to stop; returns at once (join() waits).
+  void request_stop() noexcept;
+  // Waits for the worker.
+  void join();
+  // Closes the data socket after join() (iperf3's server closes data sockets on TEST_END).
+  void close() noexcept;
+
+  // The counters now; safe to call from any thread while the worker runs.
+  [[nodiscard]] flow_sample sample() const;
+  // True once a sender reached its byte/block limit or a receiver saw the end of its stream.
+  [[nodiscard]] bool finished() const noexcept { return finished_.load(); }
+  // The I/O error that ended the worker early, if any (connection reset, EMSGSIZE, …).
+  [[nodiscard]] std::error_code error() const;
+
+  [[nodiscard]] const flow_config& config() const noexcept { return config_; }
+  [[nodiscard]] int fd() const noexcept { return fd_.get(); }
+  [[nodiscard]] int family() const noexcept { return family_; }
+
+  // How long a blocked send/recv may take before the worker re-checks its stop request.
+  static constexpr int io_timeout_ms = 100;
+
+ private:
+  void run(const std::stop_token& stop);
+  void tcp_send(const std::stop_token& stop);
+  void tcp_receive(const std::stop_token& stop);
+  void udp_send(const std::stop_token& stop);
+  void udp_receive(const std::stop_token& stop);
+  // Records the first error that ends the worker.
+  void fail(int err);
+  // True while a sender may send another block of n bytes under its -n/-k limits.
+  [[nodiscard]] bool within_limits(std::uint64_t n) const;
+
+  sys::unique_fd fd_;  // the connected data socket
+  int family_;         // AF_INET or AF_INET6
+  flow_config config_;
+  std::atomic<std::uint64_t> bytes_{0};    // payload bytes moved
+  std::atomic<std::uint64_t> packets_{0};  // datagrams moved (UDP) / blocks (TCP sender)
+  std::atomic<bool> finished_{false};
+  std::atomic<int> error_{0};              // errno of the failure that ended the worker
+  mutable std::mutex udp_mutex_;           // guards udp_stats_
+  measure::udp_receiver_stats udp_stats_;  // UDP receiver statistics
+  std::jthread worker_;                    // the data thread
+};
+
+}  // namespace hil::traffic

@@ -1,0 +1,69 @@
+// hilperf-peer: the server; accepts stock iperf3 clients and hilperf, one test at a time.
+// A thin main over hil::iperf3::server. Prints "hilperf-peer: listening on port N" once ready
+// (tests and fixtures wait for that line), then one line per test.
+// Exit codes: 0 stopped normally, 1 cannot serve (port in use, …), 2 bad usage.
+#include <pthread.h>
+#include <signal.h>
+
+#include <chrono>
+#include <ctime>
+#include <iostream>
+#include <thread>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "hil/iperf3/server.hpp"
+
+namespace {
+
+void log_line(const std::string& line) {
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::cout << fmt::format("{:%Y-%m-%dT%H:%M:%S} hilperf-peer: {}", fmt::localtime(now), line)
+            << std::endl;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("hilperf-peer: iperf3-compatible server (stock iperf3 clients and hilperf)");
+  app.set_version_flag("--version", "hilperf-peer " HIL_VERSION " (iperf3 3.12 compatible)");
+  hil::iperf3::server_options o;
+  bool server_flag = false;
+  int idle_timeout = 0;
+  app.add_flag("-s,--server", server_flag,
+               "run as server (the only mode; accepted for iperf3 habit)");
+  app.add_option("-p,--port", o.port, "port to listen on (0 = any free port)")
+      ->capture_default_str();
+  app.add_option("-B,--bind", o.bind_address, "address to listen on");
+  app.add_flag("-1,--one-off", o.one_off, "serve one test, then exit");
+  app.add_option("--idle-timeout", idle_timeout, "exit when no client comes for this many seconds")
+      ->check(CLI::NonNegativeNumber);
+  CLI11_PARSE(app, argc, argv);
+  o.idle_timeout = std::chrono::seconds(idle_timeout);
+  o.log = log_line;
+
+  // SIGINT/SIGTERM stop the server from a normal thread (stop() is not async-signal-safe).
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  try {
+    hil::iperf3::server server(o);
+    log_line(fmt::format("listening on port {}", server.port()));
+    std::thread([&] {
+      int sig = 0;
+      sigwait(&stop_signals, &sig);
+      log_line(fmt::format("signal {}: stopping", sig));
+      server.stop();
+    }).detach();
+    const int tests = server.run();
+    log_line(fmt::format("stopped after {} test(s)", tests));
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "hilperf-peer: " << e.what() << '\n';
+    return 1;
+  }
+}
