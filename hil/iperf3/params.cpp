@@ -198,6 +198,7 @@ measure::test_spec to_spec(const wire_params& p) {
   s.bidirectional = p.bidirectional;
   s.block_len = static_cast<std::uint32_t>(p.len.value_or(0));
   s.bitrate_bps = static_cast<std::uint64_t>(p.bandwidth);
+  s.bitrate_given = true;  // on the wire an absent or 0 bandwidth means unlimited
   s.window = static_cast<int>(p.window);
   s.mss = static_cast<int>(p.mss);
   s.nodelay = p.nodelay;

@@ -283,7 +283,7 @@ awaitable<sys::unique_fd> session::accept_udp_stream(const measure::test_spec& s
   // The socket that heard the hello becomes the stream; a fresh listener takes the next hello.
   listener.connect(from);
   udp::socket stream = std::exchange(listener, udp_listener());
-  enlarge_udp_receive_buffer(stream.native_handle(), 4 << 20);
+  enlarge_udp_receive_buffer(stream.native_handle(), 32 << 20);
   if (spec.window == 0) {
     const int need = static_cast<int>(spec.effective_block_len()) + 1024;
     if (traffic::socket_buffer(stream.native_handle(), true) < need) {

@@ -71,7 +71,7 @@ asio::awaitable<sys::unique_fd> connect_udp_stream(const asio::ip::tcp::endpoint
   sock.open(peer.protocol());
   bind_local(sock, peer, spec);
   traffic::apply_data_options(sock.native_handle(), peer.protocol().family(), spec);
-  enlarge_udp_receive_buffer(sock.native_handle(), 4 << 20);
+  enlarge_udp_receive_buffer(sock.native_handle(), 32 << 20);
   sock.connect(peer);
   co_await sock.async_send(asio::buffer(udp_connect_msg), use_awaitable);
   std::vector<std::uint8_t> buf(65536);

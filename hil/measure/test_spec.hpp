@@ -21,8 +21,8 @@ struct test_spec {
   bool reverse = false;                      // -R: the server sends
   bool bidirectional = false;                // --bidir: both send
   std::uint32_t block_len = 0;          // -l: bytes per write; 0 = default (TCP 128 KiB, UDP 1460)
-  std::uint64_t bitrate_bps = 0;        // -b: payload bits/s per stream; 0 = unlimited (TCP),
-                                        //     1 Mbit/s (UDP, iperf3's default)
+  std::uint64_t bitrate_bps = 0;        // -b: payload bits/s per stream; 0 = unlimited
+  bool bitrate_given = false;           // -b was given; UDP without it runs at 1 Mbit/s
   int window = 0;                       // -w: SO_SNDBUF/SO_RCVBUF bytes (0 = kernel default)
   int mss = 0;                          // -M: TCP_MAXSEG (0 = default)
   bool nodelay = false;                 // -N: TCP_NODELAY on data sockets
@@ -38,9 +38,11 @@ struct test_spec {
     if (block_len != 0) return block_len;
     return proto == protocol::tcp ? 128U * 1024U : 1460U;
   }
-  // The per-stream rate in effect: bitrate_bps, or 1 Mbit/s for UDP when unset.
+  // The per-stream rate in effect (0 = unlimited): bitrate_bps, or iperf3's UDP default of
+  // 1 Mbit/s when -b was not given.
   [[nodiscard]] std::uint64_t effective_bitrate() const {
-    return bitrate_bps != 0 || proto == protocol::tcp ? bitrate_bps : 1024ULL * 1024ULL;
+    const bool udp_default = proto == protocol::udp && !bitrate_given && bitrate_bps == 0;
+    return udp_default ? 1024ULL * 1024ULL : bitrate_bps;
   }
 };
 

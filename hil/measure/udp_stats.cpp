@@ -1,5 +1,6 @@
 #include "hil/measure/udp_stats.hpp"
 
+#include <cmath>
 #include <limits>
 
 namespace hil::measure {
@@ -31,6 +32,29 @@ void udp_receiver_stats::on_datagram(std::uint64_t wire_seq, std::chrono::nanose
   bytes_ += payload_bytes;
   count_sequence(unwrap(wire_seq, counters_64bit));
   update_jitter(sent, arrived);
+}
+
+void udp_receiver_stats::on_run(std::uint64_t first_wire_seq, std::uint64_t count,
+                                std::chrono::nanoseconds sent, std::chrono::nanoseconds arrived,
+                                std::size_t payload_bytes_each, bool counters_64bit) {
+  if (count == 0) return;
+  on_datagram(first_wire_seq, sent, arrived, payload_bytes_each, counters_64bit);
+  const std::uint64_t rest = count - 1;
+  const std::uint64_t first = highest_seq_;
+  if (rest == 0) return;
+  if (unwrap(first_wire_seq, counters_64bit) != first) {
+    // The first was late (out of order): take the rest one by one, as iperf3 would.
+    for (std::uint64_t i = 1; i <= rest; ++i) {
+      on_datagram(first_wire_seq + i, sent, arrived, payload_bytes_each, counters_64bit);
+    }
+    return;
+  }
+  // In order and gap-free: the highest sequence advances, nothing is lost, and every transit
+  // equals the first's, so each jitter step is (0 - jitter) / 16.
+  datagrams_ += rest;
+  bytes_ += rest * payload_bytes_each;
+  highest_seq_ += rest;
+  jitter_s_ *= std::pow(15.0 / 16.0, static_cast<double>(rest));
 }
 
 void udp_receiver_stats::restart_jitter() {

@@ -50,6 +50,13 @@ class udp_receiver_stats {
 
   // Zeroes jitter and lets the next datagram re-initialise the previous transit, as iperf3's
   // iperf_reset_stats does when the -O omit period ends; counts are kept (use snapshots).
+  // The same as `count` on_datagram calls for wire sequences first_wire_seq, first_wire_seq + 1, …
+  // all stamped `sent` and arriving at `arrived` (one GSO send delivered as one GRO message), in
+  // O(1) after the first datagram.
+  void on_run(std::uint64_t first_wire_seq, std::uint64_t count, std::chrono::nanoseconds sent,
+              std::chrono::nanoseconds arrived, std::size_t payload_bytes_each,
+              bool counters_64bit);
+
   void restart_jitter();
 
   // Highest sequence seen (unwrapped); compare it with the sender's count to see tail loss.

@@ -83,7 +83,12 @@ class flow {
   void tcp_send(const std::stop_token& stop);
   void tcp_receive(const std::stop_token& stop);
   void udp_send(const std::stop_token& stop);
+  void udp_send_unpaced(const std::stop_token& stop);
   void udp_receive(const std::stop_token& stop);
+  // Counts a GRO message of total bytes in segments as one run when its headers prove it one GSO
+  // send of consecutive datagrams; false when it must be counted datagram by datagram.
+  bool account_run(const std::uint8_t* data, std::size_t total, std::size_t segment,
+                   std::chrono::nanoseconds arrived);
   // Records the first error that ends the worker.
   void fail(int err);
   // True while a sender may send another block of n bytes under its -n/-k limits.

@@ -73,7 +73,10 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   spec.proto = udp ? hil::measure::protocol::udp : hil::measure::protocol::tcp;
-  if (!bitrate.empty()) spec.bitrate_bps = *hil::measure::parse_rate(bitrate);
+  if (!bitrate.empty()) {
+    spec.bitrate_bps = *hil::measure::parse_rate(bitrate);
+    spec.bitrate_given = true;
+  }
   if (!length.empty())
     spec.block_len = static_cast<std::uint32_t>(*hil::measure::parse_size(length));
   if (!window.empty()) spec.window = static_cast<int>(*hil::measure::parse_size(window));

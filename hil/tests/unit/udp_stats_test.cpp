@@ -253,4 +253,43 @@ TEST(UdpSnapshot, LossCanGoNegativeInAnIntervalLikeIperf3) {
   EXPECT_EQ(interval_delta(first, r.stats.snapshot()).lost, -1);
 }
 
+TEST(UdpReceiverStatsRun, EqualsOneCallPerDatagram) {
+  using std::chrono::microseconds;
+  for (const std::uint64_t start : {1ULL, 7ULL, 4294967290ULL}) {
+    hil::measure::udp_receiver_stats one;
+    hil::measure::udp_receiver_stats bulk;
+    // Some history first: a gap and a jitter value, so the run starts from a non-trivial state.
+    for (auto* s : {&one, &bulk}) {
+      s->on_datagram(start - 1 == 0 ? 1 : start - 1, microseconds(100), microseconds(300), 548,
+                     false);
+      s->on_datagram(start + 1, microseconds(200), microseconds(500), 548, false);
+    }
+    for (std::uint64_t i = 0; i < 64; ++i) {
+      one.on_datagram(start + 2 + i, microseconds(900), microseconds(1000), 548, false);
+    }
+    bulk.on_run(start + 2, 64, microseconds(900), microseconds(1000), 548, false);
+    const auto a = one.snapshot();
+    const auto b = bulk.snapshot();
+    EXPECT_EQ(a.datagrams, b.datagrams);
+    EXPECT_EQ(a.bytes, b.bytes);
+    EXPECT_EQ(a.highest_seq, b.highest_seq);
+    EXPECT_EQ(a.lost, b.lost);
+    EXPECT_EQ(a.out_of_order, b.out_of_order);
+    EXPECT_NEAR(a.jitter_s, b.jitter_s, 1e-15);
+  }
+}
+
+TEST(UdpReceiverStatsRun, ALateRunFallsBackToPerDatagramCounting) {
+  using std::chrono::microseconds;
+  hil::measure::udp_receiver_stats one;
+  hil::measure::udp_receiver_stats bulk;
+  for (auto* s : {&one, &bulk}) s->on_datagram(100, microseconds(1), microseconds(2), 10, false);
+  for (std::uint64_t i = 0; i < 5; ++i) {
+    one.on_datagram(50 + i, microseconds(1), microseconds(2), 10, false);
+  }
+  bulk.on_run(50, 5, microseconds(1), microseconds(2), 10, false);
+  EXPECT_EQ(one.snapshot().out_of_order, bulk.snapshot().out_of_order);
+  EXPECT_EQ(one.snapshot().lost, bulk.snapshot().lost);
+}
+
 }  // namespace
