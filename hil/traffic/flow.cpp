@@ -1,5 +1,6 @@
 #include "hil/traffic/flow.hpp"
 
+#include <fcntl.h>
 #include <netinet/udp.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -12,6 +13,7 @@
 
 #include "hil/iperf3/wire.hpp"
 #include "hil/measure/pacing.hpp"
+#include "hil/sys/error.hpp"
 
 namespace hil::traffic {
 namespace {
@@ -26,12 +28,27 @@ std::vector<std::uint8_t> random_block(std::size_t size, std::uint64_t seed) {
   return block;
 }
 
-// Sleeps until t on CLOCK_MONOTONIC (steady_clock's clock on Linux), with no timer slack.
-void sleep_until(clock::time_point t) {
-  const auto ns = t.time_since_epoch().count();
-  timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
-  while (::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+// A hint to the CPU that this is a spin loop.
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  asm volatile("yield");
+#endif
+}
+
+// Waits until t. A timer wake-up costs tens of microseconds (more in a VM), longer than the gap
+// between datagrams at high packet rates, so the last stretch is spun: sleep until spin_window
+// before t, then poll the clock. This trades CPU for exact spacing while a paced test runs.
+void wait_until(clock::time_point t) {
+  constexpr auto spin_window = std::chrono::microseconds(100);
+  if (const auto wake = t - spin_window; wake > clock::now()) {
+    const auto ns = wake.time_since_epoch().count();
+    timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+    while (::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
   }
+  while (clock::now() < t) cpu_relax();
 }
 
 // The UDP header's timestamp: CLOCK_MONOTONIC as seconds and microseconds, like iperf3.
@@ -51,6 +68,12 @@ bool transient(int err) {
 
 flow::flow(sys::unique_fd fd, int family, flow_config config)
     : fd_(std::move(fd)), family_(family), config_(config) {
+  // asio leaves the sockets it set up non-blocking; the data loops block (with timeouts) instead
+  // of spinning on EAGAIN.
+  const int flags = ::fcntl(fd_.get(), F_GETFL);
+  if (flags < 0 || ::fcntl(fd_.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    sys::throw_last_errno("making a data socket blocking");
+  }
   set_io_timeouts(fd_.get(), io_timeout_ms);
 }
 
@@ -124,7 +147,7 @@ void flow::tcp_send(const std::stop_token& stop) {
     if (!within_limits(block.size())) break;
     if (paced) {
       const auto due = pacer.next_due(blocks, last);
-      if (due > clock::now()) sleep_until(due);
+      if (due > clock::now()) wait_until(due);
     }
     std::size_t n = block.size();
     if (config_.byte_limit != 0) n = std::min<std::uint64_t>(n, config_.byte_limit - bytes_.load());
@@ -171,7 +194,7 @@ void flow::udp_send(const std::stop_token& stop) {
   while (!stop.stop_requested()) {
     if (!within_limits(block.size())) break;
     const auto due = pacer.next_due(k, last);
-    if (due > clock::now()) sleep_until(due);
+    if (due > clock::now()) wait_until(due);
     last = clock::now();
     iperf3::encode_udp_header(block, stamp(last, k + 1), wide);
     const ssize_t sent = ::send(fd_.get(), block.data(), block.size(), 0);

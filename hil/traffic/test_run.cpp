@@ -104,15 +104,16 @@ measure::interval_sample test_run::sample_interval(clock::time_point now) {
 }
 
 void test_run::stop_senders() noexcept {
+  senders_stopped_ = clock::now();  // the senders' streams end here, not at the results exchange
   for (auto& f : flows_) {
     if (sends(*f)) f->request_stop();
   }
 }
 
 void test_run::finish() {
+  end_ = clock::now();  // before joining: a worker may sit out its I/O timeout first
   for (auto& f : flows_) f->request_stop();
   for (auto& f : flows_) f->join();
-  end_ = clock::now();
   for (std::size_t i = 0; i < flows_.size(); ++i) states_[i].final = flows_[i]->sample();
   if (cpu_) cpu_final_ = cpu_->usage();
 }
@@ -141,7 +142,9 @@ measure::stream_totals test_run::totals(std::size_t i) const {
   measure::stream_totals t;
   t.bytes = st.final.bytes - base.bytes;
   const auto begin = rebased_ ? t0_ + spec_.omit : t0_;
-  t.seconds = std::chrono::duration<double>(end_ - begin).count();
+  const bool stopped_early = sends(f) && senders_stopped_ != clock::time_point{};
+  t.seconds =
+      std::chrono::duration<double>((stopped_early ? senders_stopped_ : end_) - begin).count();
   if (sends(f)) {
     t.packets = static_cast<std::int64_t>(st.final.packets - base.packets);
     if (!is_udp(f) && st.final.tcp && base.tcp) {

@@ -71,6 +71,7 @@ class test_run {
   clock::time_point t0_{};                   // start()
   clock::time_point last_boundary_{};        // end of the previous interval
   clock::time_point end_{};                  // finish()
+  clock::time_point senders_stopped_{};      // stop_senders(): where this side ended the test
   bool rebased_ = false;                     // omit period over, base taken
   std::unique_ptr<measure::cpu_meter> cpu_;  // from start()
   measure::cpu_usage cpu_final_;             // at finish()

@@ -288,6 +288,22 @@ TEST(OurClient, AnUnansweredAddressTimesOutWithTheLikelyCauses) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 10s) << "the wait must be bounded";
 }
 
+TEST(OurClient, AnOversizeDatagramWithDontFragmentFailsLoudly) {
+  const auto server = start_server(side::ours, true);
+  auto o = quick_client(2s);
+  o.spec.proto = protocol::udp;
+  o.spec.block_len = 2000;  // the DUT end's MTU is 1500: 2000 + 28 does not fit
+  o.spec.dont_fragment = true;
+  o.spec.bitrate_bps = 10'000'000;
+  try {
+    hil::iperf3::run_client(o);
+    FAIL() << "an oversize datagram with DF set must fail the test";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("Message too long"));
+    EXPECT_THAT(e.what(), HasSubstr("a 2000-byte datagram does not fit the path MTU"));
+  }
+}
+
 TEST(OurPeer, APortInUseNamesTheProcessHoldingIt) {
   const auto holder = start_server(side::stock, false);
   hil::sys::child_process second({"ip", "netns", "exec", bench().peer_netns, HILPERF_PEER_BINARY,

@@ -1,0 +1,177 @@
+// hilperf-bench: ours against stock iperf3 3.12, side by side in one run on an unshaped simulated
+// bench of its own, printing ratios (issue "Traffic engine", Benchmark):
+//   TCP single stream Gbit/s and CPU-seconds per GB; UDP 548-byte unpaced datagrams/s received
+//   with loss; paced -b 100M -t 5 counts at 548/1472/2972 against the ideal; pacing smoothness
+//   (p99 deviation of the gaps between datagrams, seen on the receiving interface).
+// Not a pass/fail test: it reports figures. Needs root (namespaces, AF_PACKET).
+#include <unistd.h>
+
+#include <array>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "gap_probe.hpp"
+#include "hil/bench/sim_bench.hpp"
+#include "hil/measure/pacing.hpp"
+#include "hil/report/iperf3_json.hpp"
+#include "hil/sys/child_process.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using hil::report::iperf3_summary;
+
+constexpr std::array<std::size_t, 3> paced_lengths{548, 1472, 2972};
+constexpr std::uint64_t paced_rate = 100'000'000;
+
+struct tool {
+  std::string name;
+  std::vector<std::string> server;  // run in the peer namespace
+  std::string ready;                // what the server prints once it listens
+  std::string client;               // the client binary
+};
+
+struct figures {
+  double tcp_gbps = 0;
+  double tcp_cpu_s_per_gb = 0;
+  double udp_rx_pps = 0;
+  double udp_loss_pct = 0;
+  std::array<std::int64_t, 3> paced_count{};
+  std::array<double, 3> paced_loss_pct{};
+  double p50_dev_us = 0;
+  double p99_dev_us = 0;
+};
+
+class runner {
+ public:
+  runner(const hil::bench::sim_layout& l, const tool& t) : l_(l), t_(t) {}
+
+  // One client run with -J in the DUT namespace, parsed.
+  iperf3_summary client(std::vector<std::string> args) const {
+    std::vector<std::string> argv{"ip",
+                                  "netns",
+                                  "exec",
+                                  l_.dut_netns,
+                                  t_.client,
+                                  "-c",
+                                  l_.peer_ipv4.substr(0, l_.peer_ipv4.find('/')),
+                                  "-J"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    hil::sys::child_process c(argv);
+    if (!c.wait(180s)) throw std::runtime_error(t_.name + " client did not finish");
+    auto s = hil::report::parse_iperf3_json(c.output());
+    if (!s.error.empty()) throw std::runtime_error(t_.name + ": " + s.error);
+    return s;
+  }
+
+  figures measure(int seconds) const {
+    std::vector<std::string> argv{"ip", "netns", "exec", l_.peer_netns};
+    argv.insert(argv.end(), t_.server.begin(), t_.server.end());
+    hil::sys::child_process server(argv);
+    if (!server.wait_for_output(t_.ready, 10s)) {
+      throw std::runtime_error(t_.name + " server did not start: " + server.output());
+    }
+    figures f;
+    const std::string t = std::to_string(seconds);
+    const auto tcp = client({"-t", t});
+    f.tcp_gbps = tcp.received_bps / 1e9;
+    const double cpu_s = (tcp.host_cpu_total + tcp.remote_cpu_total) / 100.0 * tcp.duration_s;
+    f.tcp_cpu_s_per_gb = cpu_s / (static_cast<double>(tcp.received_bytes) / 1e9);
+    const auto udp = client({"-u", "-b", "0", "-l", "548", "-t", t});
+    f.udp_rx_pps = static_cast<double>(udp.packets - udp.lost_packets) / udp.duration_s;
+    f.udp_loss_pct = udp.lost_percent;
+    for (std::size_t i = 0; i < paced_lengths.size(); ++i) {
+      const std::size_t len = paced_lengths[i];
+      std::optional<hil::bench_tool::gap_probe> probe;
+      if (len == 1472) probe.emplace(l_.peer_netns, l_.peer_interface, 5201, len);
+      const auto paced = client({"-u", "-b", "100M", "-l", std::to_string(len), "-t", "5"});
+      f.paced_count[i] = paced.packets;
+      f.paced_loss_pct[i] = paced.lost_percent;
+      if (probe) {
+        const auto gaps = probe->stop();
+        const auto ideal = std::chrono::nanoseconds(len * 8 * 1'000'000'000ULL / paced_rate);
+        f.p50_dev_us = hil::bench_tool::deviation_percentile_us(gaps, ideal, 50);
+        f.p99_dev_us = hil::bench_tool::deviation_percentile_us(gaps, ideal, 99);
+      }
+    }
+    return f;
+  }
+
+ private:
+  const hil::bench::sim_layout& l_;
+  const tool& t_;
+};
+
+void print(const figures& stock, const figures& ours) {
+  // ratio > 1 means hilperf is better; a loss row has no meaningful ratio.
+  enum class better { higher, lower, none };
+  const auto row = [](const std::string& what, double a, double b, const std::string& target,
+                      better sense = better::higher) {
+    const bool defined = sense != better::none && a > 0 && b > 0;
+    const double ratio = sense == better::lower ? a / b : b / a;
+    std::cout << fmt::format("| {:<44} | {:>12.4g} | {:>12.4g} | {:>9} | {:<22} |\n", what, a, b,
+                             defined ? fmt::format("{:.2f}x", ratio) : "-", target);
+  };
+  std::cout << fmt::format("| {:<44} | {:>12} | {:>12} | {:>8} | {:<22} |\n", "metric",
+                           "iperf3 3.12", "hilperf", "ratio", "target");
+  std::cout << "|" << std::string(46, '-') << "|" << std::string(14, '-') << "|"
+            << std::string(14, '-') << "|" << std::string(10, '-') << "|" << std::string(24, '-')
+            << "|\n";
+  row("TCP single stream, Gbit/s", stock.tcp_gbps, ours.tcp_gbps, ">= 0.95x");
+  row("TCP CPU-seconds per GB (both ends)", stock.tcp_cpu_s_per_gb, ours.tcp_cpu_s_per_gb,
+      "lower is better", better::lower);
+  row("UDP 548 B unpaced, datagrams/s received", stock.udp_rx_pps, ours.udp_rx_pps, ">= 1.5x");
+  row("UDP 548 B unpaced, loss %", stock.udp_loss_pct, ours.udp_loss_pct, "<= 0.1 %", better::none);
+  for (std::size_t i = 0; i < paced_lengths.size(); ++i) {
+    const hil::measure::pacer p(paced_rate, paced_lengths[i], {});
+    const auto ideal = static_cast<double>(p.ideal_count(5s));
+    std::cout << fmt::format(
+        "| paced {:>4} B count (ideal {:>6.0f}), % off     | {:>+11.3f}% | {:>+11.3f}% | {:>9} | "
+        "{:<22} |\n",
+        paced_lengths[i], ideal, (static_cast<double>(stock.paced_count[i]) / ideal - 1) * 100,
+        (static_cast<double>(ours.paced_count[i]) / ideal - 1) * 100, "", "within +-0.2 %");
+    row(fmt::format("paced {:>4} B loss %", paced_lengths[i]), stock.paced_loss_pct[i],
+        ours.paced_loss_pct[i], "0", better::none);
+  }
+  row("pacing 1472 B: p50 |gap - ideal|, us", stock.p50_dev_us, ours.p50_dev_us, "lower is better",
+      better::lower);
+  row("pacing 1472 B: p99 |gap - ideal|, us", stock.p99_dev_us, ours.p99_dev_us, "smoother",
+      better::lower);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("hilperf-bench: hilperf against stock iperf3 3.12 on an unshaped simulated bench");
+  int seconds = 5;
+  app.add_option("-t,--time", seconds, "seconds per TCP and unpaced UDP run")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  try {
+    hil::bench::sim_layout l;
+    const std::string tag = "b" + std::to_string(::getpid());
+    l.dut_netns = "hilperf-" + tag + "-dut";
+    l.peer_netns = "hilperf-" + tag + "-peer";
+    l.dut_interface = "eth0";
+    l.peer_interface = "pc0";
+    l.dut_ipv4 = "198.18.0.10/24";
+    l.peer_ipv4 = "198.18.0.195/24";
+    l.shape_mbit = 0;  // unshaped: the engines, not the link, are measured
+    l.peer_mtu = 9000;
+    const hil::bench::bench_session bench(l);
+    const tool stock{"iperf3", {"iperf3", "-s", "--forceflush"}, "Server listening", "iperf3"};
+    const tool ours{"hilperf", {HILPERF_PEER_BINARY, "-s"}, "listening on port", HILPERF_BINARY};
+    std::cout << "hilperf-bench: " << seconds << " s runs on " << l.dut_netns << " <-> "
+              << l.peer_netns << " (veth, unshaped)\n"
+              << std::flush;
+    const figures a = runner(l, stock).measure(seconds);
+    const figures b = runner(l, ours).measure(seconds);
+    print(a, b);
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "hilperf-bench: " << e.what() << '\n';
+    return 1;
+  }
+}
