@@ -18,6 +18,8 @@ extern char** environ;
 
 namespace hil::sys {
 
+using namespace std::chrono_literals;
+
 child_process::child_process(std::vector<std::string> argv) : argv_(std::move(argv)) {
   if (argv_.empty()) throw std::invalid_argument("child_process: empty command");
   std::array<int, 2> fds{-1, -1};
@@ -90,6 +92,11 @@ std::optional<int> child_process::wait(std::chrono::milliseconds timeout) {
     std::unique_lock lock(mutex_);  // wake on output or every 10 ms: no busy loop, no fixed sleep
     changed_.wait_for(lock, std::chrono::milliseconds(10));
   }
+  // The exit can be seen before the reader has drained the pipe: wait for its end of file too
+  // (bounded: a grandchild holding the pipe open must not hang us).
+  std::unique_lock lock(mutex_);
+  changed_.wait_until(lock, std::max(deadline, std::chrono::steady_clock::now() + 1s),
+                      [&] { return eof_; });
   return status_;
 }
 

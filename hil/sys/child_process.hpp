@@ -27,7 +27,8 @@ class child_process {
   // Waits until the output contains text; false when the deadline passes or the process exits
   // first (the output then says why).
   bool wait_for_output(const std::string& text, std::chrono::milliseconds timeout);
-  // Waits for the process to exit; its exit status (128+signal when killed), nullopt on timeout.
+  // Waits for the process to exit and for its output to be read to the end; its exit status
+  // (128+signal when killed), nullopt on timeout.
   std::optional<int> wait(std::chrono::milliseconds timeout);
   // Sends a signal (no-op once it exited).
   void signal(int sig) noexcept;
