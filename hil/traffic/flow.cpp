@@ -94,6 +94,11 @@ void flow::join() {
 
 void flow::close() noexcept { fd_.reset(); }
 
+void flow::restart_jitter() {
+  const std::lock_guard lock(udp_mutex_);
+  udp_stats_.restart_jitter();
+}
+
 flow_sample flow::sample() const {
   flow_sample s;
   s.bytes = bytes_.load(std::memory_order_relaxed);

@@ -61,6 +61,8 @@ class flow {
   void request_stop() noexcept;
   // Waits for the worker.
   void join();
+  // Restarts the UDP jitter estimate, as iperf3 does when the -O period ends.
+  void restart_jitter();
   // Closes the data socket after join() (iperf3's server closes data sockets on TEST_END).
   void close() noexcept;
 

@@ -96,6 +96,7 @@ measure::interval_sample test_run::sample_interval(clock::time_point now) {
   }
   if (!rebased_ && now >= t0_ + spec_.omit) {
     for (auto& st : states_) st.base = st.last;  // iperf3 resets its counters when omit ends
+    for (auto& f : flows_) f->restart_jitter();
     rebased_ = true;
   }
   last_boundary_ = now;

@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include <asio.hpp>
+#include <atomic>
 #include <future>
 
 #include "hil/iperf3/client.hpp"
@@ -302,6 +303,35 @@ TEST(OurClient, AnOversizeDatagramWithDontFragmentFailsLoudly) {
     EXPECT_THAT(e.what(), HasSubstr("Message too long"));
     EXPECT_THAT(e.what(), HasSubstr("a 2000-byte datagram does not fit the path MTU"));
   }
+}
+
+TEST(OurClient, AnAbortSendsClientTerminateSoAStockServerIsFreeAtOnce) {
+  const auto server = start_server(side::stock, false);
+  std::atomic<bool> abort{false};
+  auto o = quick_client(30s);
+  o.abort = &abort;
+  auto run = std::async(std::launch::async, [&] { return hil::iperf3::run_client(o); });
+  ASSERT_TRUE(server->wait_for_output("Accepted connection", 5s)) << server->output();
+  std::this_thread::sleep_for(500ms);
+  abort = true;
+  ASSERT_EQ(run.wait_for(5s), std::future_status::ready);
+  EXPECT_THROW(run.get(), std::system_error);
+  EXPECT_TRUE(server->wait_for_output("the client has terminated", 5s)) << server->output();
+  const auto next = hil::iperf3::run_client(quick_client(1s));
+  EXPECT_TRUE(next.error.empty());
+  EXPECT_GT(next.streams.at(0).receiver.bytes, 0U);
+}
+
+TEST(OurClient, BindToDeviceSendsThroughThatInterfaceOnly) {
+  const auto server = start_server(side::ours, false);
+  auto through_dut = quick_client(1s);
+  through_dut.spec.bind_device = bench().dut_interface;
+  EXPECT_GT(hil::iperf3::run_client(through_dut).streams.at(0).receiver.bytes, 0U);
+  auto through_lo = quick_client(1s);
+  through_lo.spec.bind_device = "lo";  // as `ping -I lo`: the peer is not reachable that way
+  through_lo.connect_timeout = 1s;
+  through_lo.refused_retry = 0s;
+  EXPECT_THROW(hil::iperf3::run_client(through_lo), std::system_error);
 }
 
 TEST(OurPeer, APortInUseNamesTheProcessHoldingIt) {
