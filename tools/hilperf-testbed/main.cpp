@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "hil/bench/peer.hpp"
 #include "hil/bench/sim_bench.hpp"
 #include "hil/link/link_control.hpp"
 #include "hil/link/link_guard.hpp"
@@ -61,6 +62,48 @@ int down(const hil::profile::profile& p, const std::optional<fs::path>& owner_fi
   return 0;
 }
 
+// Starts the sim peer (unless one answers already) and waits until it answers; checks an
+// external peer. The dependent traffic cases need it: a peer that does not answer fails here.
+int peer_up(const hil::profile::profile& p, const fs::path& pidfile, const fs::path& log) {
+  using namespace std::chrono_literals;
+  const std::string host = p.peer.ipv4;
+  if (p.peer.mode == hil::profile::peer_mode::external) {
+    hil::bench::require_peer(host, p.peer.port, 10s);
+    std::cout << "hilperf-testbed: the external peer " << host << ":" << p.peer.port
+              << " answers\n";
+    return 0;
+  }
+  if (p.peer.mode == hil::profile::peer_mode::ssh) {
+    std::cerr << "hilperf-testbed: peer mode ssh is not available yet; start the peer on the PC "
+                 "yourself and use mode = \"external\"\n";
+    return 1;
+  }
+  const auto answers = [&](std::chrono::milliseconds timeout) {
+    return hil::sys::run_in_netns(p.dut_netns(), [&] {
+             return hil::bench::peer_answers(host, p.peer.port, timeout) ? 0 : 1;
+           }) == 0;
+  };
+  if (answers(300ms)) {
+    std::cout << "hilperf-testbed: a peer already answers on " << host << ":" << p.peer.port
+              << '\n';
+    return 0;
+  }
+  const auto command = hil::bench::sim_peer_command(p, HIL_PEER_BINARY);
+  const pid_t pid = hil::bench::start_daemon(p.peer_netns(), command, log, pidfile);
+  if (!answers(10s)) {
+    hil::bench::stop_daemon(pidfile);
+    std::ifstream in(log);
+    std::cerr << "hilperf-testbed: the peer (" << command.front() << ", pid " << pid
+              << ") did not answer on " << host << ":" << p.peer.port << " within 10 s; its log:\n"
+              << in.rdbuf() << '\n';
+    return 1;
+  }
+  std::cout << "hilperf-testbed: peer " << command.front() << " (pid " << pid << ") answers on "
+            << host << ":" << p.peer.port << " in " << p.peer_netns() << "; log " << log.string()
+            << '\n';
+  return 0;
+}
+
 int status(const hil::profile::profile& p) {
   if (p.peer.mode != hil::profile::peer_mode::sim) {
     std::cout << p.source << " describes a real bench (no simulated bench)\n";
@@ -85,6 +128,16 @@ int main(int argc, char** argv) {
   auto* up_cmd = app.add_subcommand("up", "create the bench, or re-apply its settings");
   auto* down_cmd = app.add_subcommand("down", "remove the bench and everything in it");
   app.add_subcommand("status", "show namespaces, links, addresses and qdiscs");
+  fs::path pidfile = "hilperf-peer.pid";
+  fs::path log = "hilperf-peer.log";
+  auto* peer_up_cmd =
+      app.add_subcommand("peer-up", "start the sim peer (or check an external one)");
+  auto* peer_down_cmd = app.add_subcommand("peer-down", "stop the peer peer-up started");
+  for (auto* cmd : {peer_up_cmd, peer_down_cmd}) {
+    cmd->add_option("--pidfile", pidfile, "where peer-up writes the peer's pid")
+        ->capture_default_str();
+  }
+  peer_up_cmd->add_option("--log", log, "the peer's output")->capture_default_str();
   for (auto* cmd : {up_cmd, down_cmd}) {
     cmd->add_option("--owner-file", owner_file,
                     "up writes it when it created the bench; down acts only when it exists");
@@ -96,6 +149,11 @@ int main(int argc, char** argv) {
         hil::profile::load_profile(hil::profile::select_profile(profile_flag, HIL_DEFAULT_PROFILE));
     if (up_cmd->parsed()) return up(p, owner_file);
     if (down_cmd->parsed()) return down(p, owner_file);
+    if (peer_up_cmd->parsed()) return peer_up(p, pidfile, log);
+    if (peer_down_cmd->parsed()) {
+      if (hil::bench::stop_daemon(pidfile)) std::cout << "hilperf-testbed: peer stopped\n";
+      return 0;
+    }
     return status(p);
   } catch (const hil::profile::profile_error& e) {
     std::cerr << "hilperf-testbed: " << e.what() << '\n';

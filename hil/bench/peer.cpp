@@ -1,0 +1,167 @@
+#include "hil/bench/peer.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "hil/sys/error.hpp"
+#include "hil/sys/netns.hpp"
+#include "hil/sys/unique_fd.hpp"
+
+namespace hil::bench {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+// One connect attempt bounded by timeout; true when it connected.
+bool try_connect(const sockaddr_storage& to, socklen_t len, std::chrono::milliseconds timeout) {
+  const sys::unique_fd fd(::socket(to.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (!fd) return false;
+  if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&to), len) == 0) return true;
+  if (errno != EINPROGRESS) return false;
+  pollfd p{fd.get(), POLLOUT, 0};
+  if (::poll(&p, 1, static_cast<int>(timeout.count())) != 1) return false;
+  int err = 0;
+  socklen_t err_len = sizeof(err);
+  ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &err_len);
+  return err == 0;
+}
+
+// A daemon whose starter already exited is reaped by init; until then it is a zombie: gone.
+bool is_zombie(pid_t pid) {
+  std::ifstream in(fmt::format("/proc/{}/stat", pid));
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z';
+}
+
+}  // namespace
+
+bool peer_answers(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout) {
+  sockaddr_storage to{};
+  socklen_t len = 0;
+  auto* v4 = reinterpret_cast<sockaddr_in*>(&to);
+  auto* v6 = reinterpret_cast<sockaddr_in6*>(&to);
+  if (::inet_pton(AF_INET, host.c_str(), &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(port);
+    len = sizeof(*v4);
+  } else if (::inet_pton(AF_INET6, host.c_str(), &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(port);
+    len = sizeof(*v6);
+  } else {
+    throw std::invalid_argument("not an IP address: " + host);
+  }
+  const auto deadline = clock::now() + timeout;
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+    if (left.count() <= 0) return false;
+    if (try_connect(to, len, std::min(left, std::chrono::milliseconds(1000)))) return true;
+    // Refused at once while the server starts: wait a little before the next attempt.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+void require_peer(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout) {
+  if (peer_answers(host, port, timeout)) return;
+  throw std::system_error(
+      std::make_error_code(std::errc::host_unreachable),
+      fmt::format("the peer {}:{} does not answer within {} s — is `iperf3 -s -p {}` (or "
+                  "hilperf-peer) running there? same subnet? a firewall blocking port {}?",
+                  host, port, timeout.count() / 1000.0, port, port));
+}
+
+std::vector<std::string> sim_peer_command(const profile::profile& p,
+                                          const std::filesystem::path& peer_binary) {
+  const std::string port = std::to_string(p.peer.port);
+  if (p.peer.server == profile::peer_server::iperf3) {
+    return {"iperf3", "-s", "--forceflush", "-p", port};
+  }
+  return {peer_binary.string(), "-s", "-p", port};
+}
+
+pid_t start_daemon(const std::string& netns, const std::vector<std::string>& argv,
+                   const std::filesystem::path& log, const std::filesystem::path& pidfile) {
+  const sys::unique_fd out(::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+  if (!out) sys::throw_last_errno("cannot open the peer log " + log.string());
+  std::vector<std::string> full{"ip", "netns", "exec", netns};
+  full.insert(full.end(), argv.begin(), argv.end());
+  std::vector<char*> args;
+  for (auto& a : full) args.push_back(a.data());
+  args.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) sys::throw_last_errno("fork for the peer");
+  if (pid == 0) {
+    ::setsid();  // outlives the testbed process that started it
+    ::dup2(out.get(), STDOUT_FILENO);
+    ::dup2(out.get(), STDERR_FILENO);
+    const int null = ::open("/dev/null", O_RDONLY);
+    ::dup2(null, STDIN_FILENO);
+    ::execvp(args[0], args.data());
+    ::_exit(127);
+  }
+  std::ofstream(pidfile) << pid << '\n';
+  return pid;
+}
+
+bool stop_daemon(const std::filesystem::path& pidfile, std::chrono::milliseconds grace) {
+  std::ifstream in(pidfile);
+  pid_t pid = 0;
+  if (!(in >> pid) || pid <= 0) return false;
+  in.close();
+  std::filesystem::remove(pidfile);
+  if (::kill(pid, SIGTERM) != 0) return true;  // already gone
+  const auto deadline = clock::now() + grace;
+  while (clock::now() < deadline) {
+    if (::waitpid(pid, nullptr, WNOHANG) == pid || ::kill(pid, 0) != 0 || is_zombie(pid)) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  return true;
+}
+
+peer_session::peer_session(const profile::profile& p, const std::filesystem::path& peer_binary) {
+  using namespace std::chrono_literals;
+  const auto answers = [&](std::chrono::milliseconds t) {
+    return sys::run_in_netns(p.dut_netns(), [&] {
+             return peer_answers(p.peer.ipv4, p.peer.port, t) ? 0 : 1;
+           }) == 0;
+  };
+  if (answers(300ms)) return;
+  const auto dir = std::filesystem::temp_directory_path();
+  pidfile_ = dir / fmt::format("hilperf-peer-{}.pid", ::getpid());
+  start_daemon(p.peer_netns(), sim_peer_command(p, peer_binary),
+               dir / fmt::format("hilperf-peer-{}.log", ::getpid()), pidfile_);
+  if (!answers(10s)) {
+    stop_daemon(pidfile_);
+    throw std::system_error(
+        std::make_error_code(std::errc::host_unreachable),
+        fmt::format("the sim peer did not answer on {}:{} within 10 s", p.peer.ipv4, p.peer.port));
+  }
+}
+
+peer_session::~peer_session() {
+  if (pidfile_.empty()) return;
+  try {
+    stop_daemon(pidfile_);
+  } catch (const std::exception& e) {
+    sys::report_destructor_failure("peer_session", e.what());
+  }
+}
+
+}  // namespace hil::bench

@@ -1,0 +1,52 @@
+// The far end's traffic server: in sim mode a daemon (hilperf-peer, or stock `iperf3 -s`) that
+// the testbed starts inside the peer namespace and stops afterwards; in every mode a check that it
+// answers, with the seed's common causes when it does not.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hil/profile/profile.hpp"
+
+namespace hil::bench {
+
+// True when a TCP connection to host:port succeeds within timeout (from the calling thread's
+// network namespace). Polls until the deadline: a server that is starting counts once it listens.
+bool peer_answers(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout);
+
+// Throws std::system_error naming host:port and the likely causes unless it answers in time.
+void require_peer(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout);
+
+// The command that serves as the sim peer: hilperf-peer (peer_binary) or stock iperf3, per profile.
+std::vector<std::string> sim_peer_command(const profile::profile& p,
+                                          const std::filesystem::path& peer_binary);
+
+// Starts argv as a daemon inside network namespace netns (own session, output to log), writes its
+// pid to pidfile and returns it. Throws std::system_error when it cannot start.
+pid_t start_daemon(const std::string& netns, const std::vector<std::string>& argv,
+                   const std::filesystem::path& log, const std::filesystem::path& pidfile);
+
+// Stops the daemon in pidfile (SIGTERM, SIGKILL after grace) and removes the file; false when
+// there was none.
+bool stop_daemon(const std::filesystem::path& pidfile,
+                 std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
+
+// RAII for a sim-mode run without CTest's fixtures: when no peer answers on the profile's
+// address, starts one (sim_peer_command) in the peer namespace and stops it on destruction.
+class peer_session {
+ public:
+  peer_session(const profile::profile& p, const std::filesystem::path& peer_binary);
+  ~peer_session();
+  peer_session(const peer_session&) = delete;
+  peer_session& operator=(const peer_session&) = delete;
+
+ private:
+  std::filesystem::path pidfile_;  // empty when a peer was already there
+};
+
+}  // namespace hil::bench

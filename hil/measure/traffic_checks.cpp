@@ -1,0 +1,131 @@
+#include "hil/measure/traffic_checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace hil::measure {
+
+verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result& s) {
+  verdict v;
+  v.check = "UdpZeroLoss";
+  const std::int64_t sent = s.sender.packets;
+  const std::int64_t highest = s.receiver.packets;
+  const std::int64_t lost = s.receiver.errors + std::max<std::int64_t>(0, sent - highest);
+  v.observed =
+      fmt::format("{}/{} datagrams of {} bytes lost (receiver highest sequence {}, gaps {})", lost,
+                  sent, payload, highest, s.receiver.errors);
+  v.limit = "0 lost, highest sequence == sent";
+  v.pass = sent > 0 && s.receiver.errors == 0 && highest == sent;
+  if (v.pass) return v;
+  if (sent == 0) {
+    v.cause = "nothing was sent: the sender failed (see the error above)";
+  } else if (highest == 0) {
+    v.cause = fmt::format(
+        "the peer received no {}-byte IP packet at MTU {}: its NIC may not accept "
+        "frames that large — check the peer's MTU and jumbo-frame support "
+        "(seed 000: a PC NIC at MTU 1500 shows 100% loss)",
+        mtu, mtu);
+  } else {
+    v.cause =
+        "datagrams lost on the path: check the link's error counters, cable quality, and "
+        "receive buffers (sysctl net.core.rmem_max)";
+  }
+  return v;
+}
+
+verdict check_datagram_counts(const std::vector<tier_count>& tiers, std::uint64_t bits_per_second,
+                              double seconds, double tolerance_percent) {
+  verdict v;
+  v.check = "DatagramCounts";
+  v.limit = fmt::format("each within {:.1f}% of rate·t/(8·payload), strictly decreasing",
+                        tolerance_percent);
+  v.pass = !tiers.empty();
+  std::string observed;
+  std::string cause;
+  for (std::size_t i = 0; i < tiers.size(); ++i) {
+    const auto& t = tiers[i];
+    const double ideal = static_cast<double>(bits_per_second) * seconds / (8.0 * t.payload);
+    const double off = (static_cast<double>(t.datagrams) / ideal - 1.0) * 100.0;
+    observed += fmt::format("{}mtu{}: {} (ideal {:.0f}, {:+.2f}%)", i == 0 ? "" : "; ", t.mtu,
+                            t.datagrams, ideal, off);
+    if (std::abs(off) > tolerance_percent) {
+      v.pass = false;
+      const double implied = static_cast<double>(bits_per_second) * seconds / 8.0 /
+                             std::max<double>(1.0, static_cast<double>(t.datagrams));
+      cause += fmt::format(
+          "{}mtu{} sent {} datagrams, as if the payload were {:.0f} bytes instead "
+          "of {} (wrong -l for the tier? seed 000: each tier must use MTU − 28)",
+          cause.empty() ? "" : "; ", t.mtu, t.datagrams, implied, t.payload);
+    }
+    if (i > 0 && t.datagrams >= tiers[i - 1].datagrams) {
+      v.pass = false;
+      cause += fmt::format("{}the count did not fall from mtu{} to mtu{}",
+                           cause.empty() ? "" : "; ", tiers[i - 1].mtu, t.mtu);
+    }
+  }
+  v.observed = observed;
+  if (!v.pass) v.cause = cause.empty() ? "no tier was measured" : cause;
+  return v;
+}
+
+verdict check_tcp_throughput(const char* direction, double goodput_bps, double limit_mbps) {
+  verdict v;
+  v.check = fmt::format("TcpThroughput {}", direction);
+  v.observed = fmt::format("{:.1f} Mbit/s receiver-side goodput", goodput_bps / 1e6);
+  v.limit = fmt::format(">= {:.1f} Mbit/s", limit_mbps);
+  v.pass = goodput_bps / 1e6 >= limit_mbps;
+  if (!v.pass) {
+    v.cause =
+        "link not negotiated at full speed (see LinkSpeed), other load on the DUT or the "
+        "peer, or small TCP buffers (sysctl net.core.rmem_max / wmem_max)";
+  }
+  return v;
+}
+
+verdict check_retransmits(const std::vector<std::int64_t>& per_interval, std::int64_t limit) {
+  verdict v;
+  v.check = "TcpRetransmits";
+  const auto worst = per_interval.empty()
+                         ? std::int64_t{-1}
+                         : *std::max_element(per_interval.begin(), per_interval.end());
+  std::int64_t total = 0;
+  for (const auto r : per_interval) total += std::max<std::int64_t>(r, 0);
+  v.observed = fmt::format("worst interval {} retransmits ({} in {} intervals)", worst, total,
+                           per_interval.size());
+  v.limit = fmt::format("<= {} per interval (thresholds.tcp_retransmits_per_interval)", limit);
+  v.pass = !per_interval.empty() && worst >= 0 && worst <= limit;
+  if (!v.pass) {
+    v.cause = per_interval.empty() || worst < 0
+                  ? "no TCP_INFO retransmit counts were sampled"
+                  : "segments are being lost: duplex mismatch, a bad cable, or a congested link";
+  }
+  return v;
+}
+
+double receiver_goodput_bps(const test_result& r, bool local_sends) {
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+  for (const auto& s : r.streams) {
+    if (s.local_sends != local_sends) continue;
+    bytes += s.receiver.bytes;
+    seconds = std::max(seconds, s.receiver.seconds);
+  }
+  return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
+}
+
+std::vector<std::int64_t> retransmits_per_interval(const test_result& r) {
+  std::vector<std::int64_t> out;
+  for (const auto& interval : r.intervals) {
+    std::int64_t sum = -1;
+    for (const auto& s : interval.streams) {
+      if (!s.sender || s.retransmits < 0 || s.omitted) continue;
+      sum = std::max<std::int64_t>(sum, 0) + s.retransmits;
+    }
+    if (sum >= 0) out.push_back(sum);
+  }
+  return out;
+}
+
+}  // namespace hil::measure

@@ -1,0 +1,42 @@
+// Evaluators for the traffic checks of seed 000: UDP zero loss per MTU tier, datagram counts
+// across tiers, TCP throughput each way, retransmits per interval. Pure functions over typed
+// results; each failed verdict carries the seed's likely cause.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hil/measure/results.hpp"
+#include "hil/measure/verdict.hpp"
+
+namespace hil::measure {
+
+// UdpZeroLoss: the receiver lost nothing and its highest sequence equals the datagrams sent
+// (stricter than iperf3's own summary, which cannot see losses after the last datagram received).
+verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result& s);
+
+// One tier's datagram count for DatagramCounts.
+struct tier_count {
+  int mtu = 0;
+  std::uint32_t payload = 0;
+  std::int64_t datagrams = 0;  // what the sender sent
+};
+
+// DatagramCounts: each tier within tolerance_percent of rate·t/(8·payload), strictly decreasing
+// as the MTU grows (a wrong -l for a tier shows up here, as seed 000 warns).
+verdict check_datagram_counts(const std::vector<tier_count>& tiers, std::uint64_t bits_per_second,
+                              double seconds, double tolerance_percent);
+
+// TcpThroughput: receiver-side goodput of all streams at least limit_mbps.
+verdict check_tcp_throughput(const char* direction, double goodput_bps, double limit_mbps);
+
+// TcpRetransmits: no interval's retransmits (summed over streams) above the limit.
+verdict check_retransmits(const std::vector<std::int64_t>& per_interval, std::int64_t limit);
+
+// Receiver-side goodput of a result in bits/s: payload bytes received over the receivers' time.
+double receiver_goodput_bps(const test_result& r, bool local_sends);
+
+// Retransmits per interval from the local TCP senders, summed over streams.
+std::vector<std::int64_t> retransmits_per_interval(const test_result& r);
+
+}  // namespace hil::measure
