@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <iostream>
+#include <string>
 
 #include "fixtures/suite.hpp"
 
@@ -16,8 +17,13 @@ int main(int argc, char** argv) {
     const auto& profile = hil::fixtures::load_suite_profile(argc, argv);
     ::testing::InitGoogleTest(&argc, argv);
     if (listing) return RUN_ALL_TESTS();
+#ifdef HIL_NEEDS_PEER
+    const std::string peer_binary = HIL_PEER_BINARY;  // started on the sim bench if none answers
+#else
+    const std::string peer_binary;
+#endif
     return hil::fixtures::run_at_dut(
-        profile, [] { return RUN_ALL_TESTS(); }, true);
+        profile, [] { return RUN_ALL_TESTS(); }, true, peer_binary);
   } catch (const hil::profile::profile_error& e) {
     std::cerr << "hilperf: " << e.what() << '\n';
     return 2;

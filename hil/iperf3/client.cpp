@@ -20,6 +20,10 @@ using asio::use_awaitable;
 using asio::ip::tcp;
 using namespace std::chrono_literals;
 
+// How long the last UDP datagrams get to reach the server before TEST_END (a LAN round trip is far
+// shorter; iperf3 itself sends TEST_END at once and loses the tail from its counts).
+constexpr auto udp_drain = 20ms;
+
 // The seed's "Common Issues" for a control connection that cannot be made.
 [[noreturn]] void explain_connect_failure(const std::error_code& ec, const client_options& o) {
   const std::string where = fmt::format("{}:{}", o.host, o.port);
@@ -203,6 +207,13 @@ class client_session {
     if (step.count() > 0 && clock::now() - last_sample > step / 10) {
       const auto sample = run_.sample_interval(clock::now());
       if (o_.on_interval) o_.on_interval(sample);
+    }
+    if (o_.spec.proto == measure::protocol::udp && !o_.spec.reverse) {
+      // A stock server closes its data sockets on TEST_END and never counts what is still in
+      // flight; give our last datagrams time to land so "highest sequence == sent" can hold.
+      run_.join_senders();
+      const auto drained = clock::now() + udp_drain;
+      if (const auto s = co_await ctl.poll_state(drained)) co_await fail_on(*s, ctl);
     }
     co_await ctl.write_state(state::test_end);
   }

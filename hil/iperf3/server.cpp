@@ -55,6 +55,8 @@ class session {
   awaitable<void> run();
   // The listener hands over data stream connections while this session is creating streams.
   [[nodiscard]] bool accepting_streams() const noexcept { return accepting_; }
+  // True once the results are displayed: the test is over, only the goodbye is left.
+  [[nodiscard]] bool finishing() const noexcept { return finishing_; }
   void deliver(tcp::socket sock) {
     streams_.try_send(asio::error_code(), std::make_shared<tcp::socket>(std::move(sock)));
   }
@@ -73,6 +75,7 @@ class session {
   stream_channel streams_;  // data stream connections from the accept loop
   std::string cookie_;      // the client's cookie, as received (37 bytes)
   bool accepting_ = false;  // between CREATE_STREAMS and TEST_START
+  bool finishing_ = false;  // DISPLAY_RESULTS sent: only the goodbye is left
 };
 
 namespace detail {
@@ -110,6 +113,12 @@ struct server_impl {
       auto [ec, sock] = co_await acceptor.async_accept(asio::experimental::as_tuple(use_awaitable));
       if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
       if (ec) continue;
+      // A client that starts its next test right after the last one can beat the end of our
+      // session (IPERF_DONE read, sockets closed): wait for that instead of answering busy.
+      for (int i = 0; i < 200 && current && current->finishing(); ++i) {
+        asio::steady_timer pause(io, 10ms);
+        co_await pause.async_wait(use_awaitable);
+      }
       if (current && current->accepting_streams()) {
         current->deliver(std::move(sock));
       } else if (current) {
@@ -210,6 +219,7 @@ awaitable<void> session::run() {
       decode_results(co_await ctl_.read_frame(max_results_json, srv_.o.control_timeout));
   co_await ctl_.write_frame(encode_results(run.local_results()));
   co_await ctl_.write_state(state::display_results);
+  finishing_ = true;
   try {
     (void)co_await ctl_.read_state(10s);  // IPERF_DONE; EOF is as good
   } catch (const std::system_error&) {

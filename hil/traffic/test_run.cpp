@@ -111,6 +111,12 @@ void test_run::stop_senders() noexcept {
   }
 }
 
+void test_run::join_senders() {
+  for (auto& f : flows_) {
+    if (sends(*f)) f->join();
+  }
+}
+
 void test_run::finish() {
   end_ = clock::now();  // before joining: a worker may sit out its I/O timeout first
   for (auto& f : flows_) f->request_stop();

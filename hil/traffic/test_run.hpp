@@ -30,6 +30,8 @@ class test_run {
   measure::interval_sample sample_interval(clock::time_point now);
   // Asks the senders to stop (the client does this at the end of -t).
   void stop_senders() noexcept;
+  // Waits until the senders asked to stop have stopped (their last datagram is out).
+  void join_senders();
   // Stops and joins every flow and takes the final totals; the sockets stay open until close().
   void finish();
   // Closes every data socket.
