@@ -74,4 +74,23 @@ verdict check_mtu_read_back(const std::string& ifname, int requested, int via_ne
   return v;
 }
 
+verdict check_connectivity(const std::string& ifname, const std::string& peer, int sent,
+                           int received, double avg_rtt_ms) {
+  verdict v;
+  v.check = "Connectivity";
+  v.observed = received > 0 ? fmt::format("{}/{} echo replies from {} via {}, avg rtt {:.3f} ms",
+                                          received, sent, peer, ifname, avg_rtt_ms)
+                            : fmt::format("0/{} echo replies from {} via {}", sent, peer, ifname);
+  v.limit = fmt::format("{}/{} replies", sent, sent);
+  v.pass = sent > 0 && received == sent;
+  if (received == 0) {
+    v.cause =
+        "the peer is unreachable: same subnet on both ends? the peer's firewall dropping "
+        "ICMP? link down (see LinkState)?";
+  } else if (!v.pass) {
+    v.cause = "echo replies lost: a flapping link, a bad cable, or an overloaded peer";
+  }
+  return v;
+}
+
 }  // namespace hil::measure

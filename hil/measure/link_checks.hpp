@@ -25,4 +25,8 @@ verdict check_duplex(const std::string& ifname, const std::string& observed,
 verdict check_mtu_read_back(const std::string& ifname, int requested, int via_netlink,
                             int via_sysfs);
 
+// Connectivity: every ICMP echo request through the DUT interface got its reply.
+verdict check_connectivity(const std::string& ifname, const std::string& peer, int sent,
+                           int received, double avg_rtt_ms);
+
 }  // namespace hil::measure
