@@ -57,6 +57,8 @@ class link_control {
   void set_admin_up(const std::string& ifname, bool up);
   // A snapshot of the interface's statistics.
   [[nodiscard]] link_counters counters(const std::string& ifname);
+  // The netlink socket, for the other rtnetlink objects of this namespace (addresses).
+  [[nodiscard]] nl_sock* socket() const noexcept { return sock_.get(); }
   // The sysfs view this control reads back through.
   [[nodiscard]] const sysfs_reader& sysfs() const noexcept { return sysfs_; }
 

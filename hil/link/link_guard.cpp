@@ -6,11 +6,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "hil/link/addresses.hpp"
 #include "hil/sys/error.hpp"
 #include "hil/sys/netns.hpp"
 
 namespace hil::link {
 namespace {
+
+constexpr int ipv6_min_mtu = 1280;  // RFC 8200: below it the kernel disables IPv6 on the link
 
 // The current value of a setting.
 long current_value(link_control& link, const std::string& ifname, link_setting s) {
@@ -111,6 +114,7 @@ void link_guard::remember(link_setting setting, long original) {
 
 void link_guard::set_mtu(int mtu) {
   remember(link_setting::mtu, link_.mtu(ifname_));
+  if (mtu < ipv6_min_mtu && ipv6_before_.empty()) ipv6_before_ = ipv6_addresses(link_, ifname_);
   link_.set_mtu(ifname_, mtu);
 }
 
@@ -122,8 +126,10 @@ void link_guard::set_admin_up(bool up) {
 void link_guard::restore() {
   if (changes_.empty()) return;
   restore_changes(link_, ifname_, changes_);  // throws, keeping the record for the next run
+  if (!ipv6_before_.empty()) restore_ipv6_addresses(link_, ifname_, ipv6_before_);
   journal_.remove(netns_inode_, ifname_);
   changes_.clear();
+  ipv6_before_.clear();
 }
 
 std::vector<std::string> recover_links(link_control& link, const link_journal& journal) {

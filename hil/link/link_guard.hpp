@@ -29,7 +29,8 @@ class link_guard {
   link_guard(const link_guard&) = delete;
   link_guard& operator=(const link_guard&) = delete;
 
-  // Changes the MTU (journalled first; verified through netlink and sysfs).
+  // Changes the MTU (journalled first; verified through netlink and sysfs). Below 1280 the kernel
+  // drops the link's IPv6 addresses; restore() puts them back.
   void set_mtu(int mtu);
   // Sets the interface administratively up or down (journalled first).
   void set_admin_up(bool up);
@@ -44,12 +45,13 @@ class link_guard {
   // Journals the original value of setting (first change only) before it is changed.
   void remember(link_setting setting, long original);
 
-  link_control& link_;                   // the namespace's netlink control
-  const link_journal& journal_;          // where originals are written before each change
-  std::string ifname_;                   // the guarded interface
-  unsigned long netns_inode_;            // the namespace ifname lives in
-  process_identity owner_;               // this process, as written into the journal
-  std::vector<journal_change> changes_;  // originals, in first-change order
+  link_control& link_;                    // the namespace's netlink control
+  const link_journal& journal_;           // where originals are written before each change
+  std::string ifname_;                    // the guarded interface
+  unsigned long netns_inode_;             // the namespace ifname lives in
+  process_identity owner_;                // this process, as written into the journal
+  std::vector<journal_change> changes_;   // originals, in first-change order
+  std::vector<std::string> ipv6_before_;  // IPv6 addresses an MTU below 1280 makes the kernel drop
 };
 
 // Puts back what processes that are gone left changed in the calling thread's network namespace

@@ -49,6 +49,9 @@ struct thresholds {
   double tcp_dut_receives_mbps = 870.0;           // seed 000: receive bandwidth
   int tcp_retransmits_per_interval = 200;         // "Retr does not grow significantly"
   double datagram_count_tolerance_percent = 2.0;  // DatagramCounts vs rate*t/(8*payload)
+  double bidir_each_way_mbps = 800.0;             // Bidirectional: goodput each way while both send
+  double parallel_total_mbps = 900.0;  // ParallelStreams: summed goodput of parallel_streams
+  int parallel_streams = 4;            // ParallelStreams: -P
 };
 
 // MTU tiers for MtuReadBack, UdpZeroLoss and DatagramCounts.

@@ -109,6 +109,9 @@ std::string echo(const profile& p) {
   put(out, "tcp_retransmits_per_interval", p.limits.tcp_retransmits_per_interval);
   put(out, "datagram_count_tolerance_percent",
       float_text(p.limits.datagram_count_tolerance_percent));
+  put(out, "bidir_each_way_mbps", float_text(p.limits.bidir_each_way_mbps));
+  put(out, "parallel_total_mbps", float_text(p.limits.parallel_total_mbps));
+  put(out, "parallel_streams", p.limits.parallel_streams);
   out += "\n[mtu]\n";
   put(out, "tiers", fmt::format("[{}]", fmt::join(p.mtu.tiers, ", ")));
   put(out, "jumbo", p.mtu.jumbo);

@@ -342,7 +342,7 @@ constexpr std::array<key_spec<link_expectation>, 2> link_keys{{
     {"duplex", [](auto& r, auto& l) { store(r.choice(duplex_modes), l.duplex); }},
 }};
 
-constexpr std::array<key_spec<thresholds>, 4> threshold_keys{{
+constexpr std::array<key_spec<thresholds>, 7> threshold_keys{{
     {"tcp_dut_transmits_mbps",
      [](auto& r, auto& t) { store(r.positive_number(), t.tcp_dut_transmits_mbps); }},
     {"tcp_dut_receives_mbps",
@@ -351,6 +351,11 @@ constexpr std::array<key_spec<thresholds>, 4> threshold_keys{{
      [](auto& r, auto& t) { store(r.integer(1, 1000000), t.tcp_retransmits_per_interval); }},
     {"datagram_count_tolerance_percent",
      [](auto& r, auto& t) { store(r.positive_number(50.0), t.datagram_count_tolerance_percent); }},
+    {"bidir_each_way_mbps",
+     [](auto& r, auto& t) { store(r.positive_number(), t.bidir_each_way_mbps); }},
+    {"parallel_total_mbps",
+     [](auto& r, auto& t) { store(r.positive_number(), t.parallel_total_mbps); }},
+    {"parallel_streams", [](auto& r, auto& t) { store(r.integer(2, 128), t.parallel_streams); }},
 }};
 
 // mtu.tiers: a non-empty, strictly increasing array of MTUs; element problems carry their index.

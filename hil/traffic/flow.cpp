@@ -283,7 +283,10 @@ void flow::udp_receive(const std::stop_token& stop) {
   std::array<iovec, batch> iov{};
   std::array<mmsghdr, batch> msgs{};
   const bool wide = config_.counters_64bit;
-  while (!stop.stop_requested()) {
+  for (;;) {
+    // After a stop request, what already sits in the socket is still read, without waiting:
+    // a datagram that arrived before TEST_END counts.
+    const bool draining = stop.stop_requested();
     for (std::size_t i = 0; i < batch; ++i) {
       iov[i] = {buf.data() + i * slot, slot};
       msgs[i] = {};
@@ -292,8 +295,10 @@ void flow::udp_receive(const std::stop_token& stop) {
       msgs[i].msg_hdr.msg_control = control.data() + i * control_len;
       msgs[i].msg_hdr.msg_controllen = control_len;
     }
-    const int n = ::recvmmsg(fd_.get(), msgs.data(), batch, MSG_WAITFORONE, nullptr);
+    const int n = ::recvmmsg(fd_.get(), msgs.data(), batch,
+                             draining ? MSG_DONTWAIT : MSG_WAITFORONE, nullptr);
     if (n < 0) {
+      if (draining && (errno == EAGAIN || errno == EINTR)) break;
       if (transient(errno)) continue;
       fail(errno);
       return;

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 
+#include "hil/link/addresses.hpp"
 #include "hil/link/link_guard.hpp"
 #include "hil/link/signal_restore.hpp"
 #include "hil/sys/netns.hpp"
@@ -115,6 +116,18 @@ TEST_F(LinkGuard, RestoresEverySettingToItsFirstOriginal) {
   EXPECT_EQ(link_.mtu(dut), 1500);
   EXPECT_TRUE(link_.info(dut).admin_up);
   EXPECT_FALSE(journal_->read(hil::sys::current_netns_inode(), dut).has_value());
+}
+
+TEST_F(LinkGuard, PutsBackTheIpv6AddressesTheKernelDropsBelow1280) {
+  const auto before = hil::link::ipv6_addresses(link_, dut);
+  ASSERT_THAT(before, ::testing::Contains("2001:2::10/64"));
+  {
+    hil::link::link_guard guard(link_, *journal_, dut);
+    guard.set_mtu(576);
+    EXPECT_TRUE(hil::link::ipv6_addresses(link_, dut).empty()) << "the kernel drops them";
+    guard.restore();
+  }
+  EXPECT_EQ(hil::link::ipv6_addresses(link_, dut), before);
 }
 
 TEST_F(LinkGuard, RestoresOnSigterm) {

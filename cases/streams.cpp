@@ -1,0 +1,114 @@
+// Seed 002's "Bidirectional testing", "Multiple Connections" and "IPv4 & IPv6 support", per
+// profile: TCP --bidir (each way at least bidir_each_way_mbps), -P parallel_streams (summed goodput
+// at least parallel_total_mbps), and the throughput and MTU-tier checks over IPv6 when the profile
+// has IPv6 addresses (UDP payload MTU − 48).
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "fixtures/mtu_tiers.hpp"
+#include "fixtures/results.hpp"
+#include "fixtures/traffic_fixture.hpp"
+#include "hil/measure/traffic_checks.hpp"
+
+namespace {
+
+hil::measure::test_spec base_spec(const hil::profile::profile& p) {
+  hil::measure::test_spec s;
+  s.duration = std::chrono::seconds(p.durations().tcp_seconds);
+  s.interval = std::chrono::seconds(p.durations().interval_seconds);
+  return s;
+}
+
+double mbps(double bps) { return std::round(bps / 1e5) / 10; }
+
+class Bidirectional : public hil::fixtures::traffic_test {};
+
+TEST_F(Bidirectional, BothWaysAtOnce) {
+  const auto& p = ctx().profile;
+  auto spec = base_spec(p);
+  spec.bidirectional = true;
+  const auto r = run_traffic(spec);
+  if (!r) return;
+  const double out = hil::measure::receiver_goodput_bps(*r, true);
+  const double in = hil::measure::receiver_goodput_bps(*r, false);
+  auto v = hil::measure::check_tcp_throughput("bidirectional, the slower way", std::min(out, in),
+                                              p.limits.bidir_each_way_mbps);
+  v.check = "Bidirectional";
+  v.observed = fmt::format("{:.1f} Mbit/s out, {:.1f} Mbit/s in", out / 1e6, in / 1e6);
+  hil::fixtures::record_result(v, {{"out_mbps", mbps(out)}, {"in_mbps", mbps(in)}}, &counters());
+  EXPECT_TRUE(v.pass) << v.message();
+}
+
+class ParallelStreams : public hil::fixtures::traffic_test {};
+
+TEST_F(ParallelStreams, SummedGoodput) {
+  const auto& p = ctx().profile;
+  auto spec = base_spec(p);
+  spec.parallel = p.limits.parallel_streams;
+  const auto r = run_traffic(spec);
+  if (!r) return;
+  const double sum = hil::measure::receiver_goodput_bps(*r, true);
+  auto v = hil::measure::check_tcp_throughput("ParallelStreams", sum, p.limits.parallel_total_mbps);
+  v.check = fmt::format("ParallelStreams -P {}", spec.parallel);
+  hil::fixtures::record_result(v, {{"sum_mbps", mbps(sum)}, {"streams", spec.parallel}},
+                               &counters());
+  EXPECT_TRUE(v.pass) << v.message();
+}
+
+// IPv6: skipped with the reason when the profile has no IPv6 addresses.
+bool skip_without_ipv6(const hil::profile::profile& p) {
+  if (!p.dut.ipv6.empty() && !p.peer.ipv6.empty()) return false;
+  [] { GTEST_SKIP() << "the profile has no IPv6 addresses (dut.ipv6 and peer.ipv6)"; }();
+  return true;
+}
+
+class Ipv6TcpThroughput : public hil::fixtures::traffic_test {};
+
+TEST_F(Ipv6TcpThroughput, DutTransmits) {
+  const auto& p = ctx().profile;
+  if (skip_without_ipv6(p)) return;
+  const auto r = run_traffic(base_spec(p), true);
+  if (!r) return;
+  const double goodput = hil::measure::receiver_goodput_bps(*r, true);
+  // The IPv6 header is 20 bytes longer than IPv4's: at MTU 1500 a segment carries 1428 payload
+  // bytes instead of 1448, so the same wire speed gives 1428/1448 of the IPv4 goodput (on a gigabit
+  // link 928.5 instead of 941.5 Mbit/s). The IPv4 limit is scaled by that ratio.
+  const double limit = p.limits.tcp_dut_transmits_mbps * 1428.0 / 1448.0;
+  auto v = hil::measure::check_tcp_throughput("DutTransmits IPv6", goodput, limit);
+  hil::fixtures::record_result(v, {{"goodput_mbps", mbps(goodput)}}, &counters());
+  EXPECT_TRUE(v.pass) << v.message();
+}
+
+class Ipv6UdpZeroLoss : public hil::fixtures::traffic_test,
+                        public ::testing::WithParamInterface<hil::fixtures::mtu_tier> {};
+
+TEST_P(Ipv6UdpZeroLoss, NoDatagramLost) {
+  const auto tier = GetParam();
+  const auto& p = ctx().profile;
+  if (tier.mtu < 1280) {
+    GTEST_SKIP() << "IPv6 needs an MTU of at least 1280 (RFC 8200); tier " << tier.mtu
+                 << " is IPv4 only";
+  }
+  if (hil::fixtures::skip_disabled_jumbo(tier) || skip_without_ipv6(p)) return;
+  guard().set_mtu(tier.mtu);
+  hil::measure::test_spec spec;
+  spec.proto = hil::measure::protocol::udp;
+  spec.block_len = static_cast<std::uint32_t>(tier.mtu - 48);  // IPv6 40 + UDP 8
+  spec.bitrate_bps = 100'000'000;
+  spec.bitrate_given = true;
+  spec.duration = std::chrono::seconds(p.durations().udp_seconds);
+  spec.interval = std::chrono::seconds(p.durations().interval_seconds);
+  spec.dont_fragment = true;
+  const auto r = run_traffic(spec, true);
+  if (!r) return;
+  const auto v = hil::measure::check_udp_zero_loss(tier.mtu, spec.block_len, r->streams.at(0));
+  hil::fixtures::record_result(v, {{"mtu", tier.mtu}, {"payload_bytes", spec.block_len}},
+                               &counters());
+  EXPECT_TRUE(v.pass) << v.message();
+}
+
+INSTANTIATE_TEST_SUITE_P(MtuTier, Ipv6UdpZeroLoss, ::testing::ValuesIn(hil::fixtures::mtu_tiers()),
+                         hil::fixtures::mtu_tier_name);
+
+}  // namespace

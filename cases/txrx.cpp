@@ -1,0 +1,119 @@
+// Seed 002, the Tx/Rx table: UDP `-b 50M -t 10` and TCP `-t 10`, with the DUT as client (it
+// transmits) and as server (it receives from a client on the peer). As server, our engine serves
+// in-process on the DUT and stock iperf3 is the client on the peer side, as the seed's AP runs
+// `iperf -c <DUT_IP>`; that needs a peer we can start programs on: the simulated bench.
+#include <cmath>
+#include <future>
+#include <thread>
+
+#include "fixtures/results.hpp"
+#include "fixtures/traffic_fixture.hpp"
+#include "hil/iperf3/server.hpp"
+#include "hil/measure/traffic_checks.hpp"
+#include "hil/sys/child_process.hpp"
+
+namespace {
+
+using hil::measure::protocol;
+constexpr std::uint64_t seed002_udp_rate = 50'000'000;  // -b 50M
+
+struct txrx_case {
+  protocol proto = protocol::udp;
+  bool dut_is_server = false;
+};
+
+void PrintTo(const txrx_case& c, std::ostream* os) {
+  *os << (c.proto == protocol::udp ? "UDP" : "TCP")
+      << (c.dut_is_server ? " Rx/Server" : " Tx/Client");
+}
+
+class TxRx : public hil::fixtures::traffic_test, public ::testing::WithParamInterface<txrx_case> {
+ protected:
+  // The DUT serves one test; stock iperf3 on the peer side is the client. The server's view.
+  std::optional<hil::measure::test_result> serve_one(const txrx_case& c) {
+    const auto& p = ctx().profile;
+    const std::string dut_ip = p.dut.ipv4.substr(0, p.dut.ipv4.find('/'));
+    hil::iperf3::server_options o;
+    o.bind_address = dut_ip;
+    o.port = 0;  // any free port: nothing else may be assumed free on a DUT
+    o.one_off = true;
+    std::optional<hil::measure::test_result> result;
+    o.on_result = [&](const hil::measure::test_result& r) { result = r; };
+    hil::iperf3::server server(o);
+    auto serving = std::async(std::launch::async, [&] { return server.run(); });
+    std::vector<std::string> argv{"ip",
+                                  "netns",
+                                  "exec",
+                                  p.peer_netns(),
+                                  "iperf3",
+                                  "-c",
+                                  dut_ip,
+                                  "-p",
+                                  std::to_string(server.port()),
+                                  "-t",
+                                  std::to_string(p.durations().txrx_seconds),
+                                  "-J"};
+    if (c.proto == protocol::udp) argv.insert(argv.end(), {"-u", "-b", "50M"});
+    hil::sys::child_process client(argv);
+    const auto status = client.wait(std::chrono::seconds(p.durations().txrx_seconds + 60));
+    server.stop();
+    serving.wait();
+    EXPECT_EQ(status, 0) << "the peer-side iperf3 client failed: " << client.output();
+    EXPECT_TRUE(result.has_value()) << "the DUT's server finished no test";
+    return result;
+  }
+};
+
+TEST_P(TxRx, Seed002) {
+  const txrx_case c = GetParam();
+  const auto& p = ctx().profile;
+  std::optional<hil::measure::test_result> r;
+  if (c.dut_is_server) {
+    if (p.peer.mode != hil::profile::peer_mode::sim) {
+      GTEST_SKIP() << "the DUT as server needs a client started on the peer: available on the "
+                      "simulated bench (peer mode ssh, which could start one, is not available "
+                      "yet)";
+    }
+    r = serve_one(c);
+  } else {
+    hil::measure::test_spec spec;
+    spec.proto = c.proto;
+    spec.duration = std::chrono::seconds(p.durations().txrx_seconds);
+    spec.interval = std::chrono::seconds(p.durations().interval_seconds);
+    if (c.proto == protocol::udp) {
+      spec.bitrate_bps = seed002_udp_rate;
+      spec.bitrate_given = true;
+    }
+    r = run_traffic(spec);
+  }
+  if (!r) return;
+  const bool dut_sends = !c.dut_is_server;
+  hil::measure::verdict v;
+  if (c.proto == protocol::udp) {
+    v = hil::measure::check_udp_zero_loss(ctx().link.mtu(ifname()), r->spec.effective_block_len(),
+                                          r->streams.at(0));
+  } else {
+    v = hil::measure::check_tcp_throughput(
+        dut_sends ? "DutTransmits" : "DutReceives",
+        hil::measure::receiver_goodput_bps(*r, dut_sends),
+        dut_sends ? p.limits.tcp_dut_transmits_mbps : p.limits.tcp_dut_receives_mbps);
+  }
+  v.check = std::string(c.proto == protocol::udp ? "UdpTxRx " : "TcpTxRx ") + v.check;
+  const double goodput = hil::measure::receiver_goodput_bps(*r, dut_sends);
+  hil::fixtures::record_result(v, {{"goodput_mbps", std::round(goodput / 1e5) / 10},
+                                   {"dut_role", c.dut_is_server ? "server" : "client"}});
+  EXPECT_TRUE(v.pass) << v.message();
+}
+
+INSTANTIATE_TEST_SUITE_P(Seed002, TxRx,
+                         ::testing::Values(txrx_case{protocol::udp, false},
+                                           txrx_case{protocol::udp, true},
+                                           txrx_case{protocol::tcp, false},
+                                           txrx_case{protocol::tcp, true}),
+                         [](const ::testing::TestParamInfo<txrx_case>& case_info) {
+                           const auto& c = case_info.param;
+                           return std::string(c.proto == protocol::udp ? "Udp" : "Tcp") +
+                                  (c.dut_is_server ? "RxServer" : "TxClient");
+                         });
+
+}  // namespace
