@@ -10,12 +10,14 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "hil/sys/error.hpp"
 #include "hil/sys/netns.hpp"
+#include "hil/sys/process.hpp"
 #include "hil/sys/unique_fd.hpp"
 
 namespace hil::bench {
@@ -132,6 +134,51 @@ bool stop_daemon(const std::filesystem::path& pidfile, std::chrono::milliseconds
   }
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
+  return true;
+}
+
+std::vector<std::string> ssh_command(const profile::profile& p, const std::string& remote_command) {
+  std::vector<std::string> argv;
+  std::istringstream words(p.peer.ssh_command);
+  for (std::string w; words >> w;) argv.push_back(w);
+  argv.push_back(p.peer.ssh_target);
+  argv.push_back(remote_command);
+  return argv;
+}
+
+std::string start_ssh_peer(const profile::profile& p, const std::filesystem::path& pidfile) {
+  const std::string port = std::to_string(p.peer.port);
+  const std::string server = p.peer.server == profile::peer_server::iperf3
+                                 ? "iperf3 -s -p " + port
+                                 : "hilperf-peer -s -p " + port;
+  const std::string remote =
+      fmt::format("nohup {} > /tmp/hilperf-peer-{}.log 2>&1 < /dev/null & echo $!", server, port);
+  const auto r = sys::run(ssh_command(p, remote), std::chrono::seconds(30));
+  std::string pid = r.output.substr(0, r.output.find_last_not_of(" \r\n") + 1);
+  pid = pid.substr(pid.find_last_of('\n') + 1);  // the last line: warnings may come first
+  if (r.exit_code != 0 || pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) {
+    throw std::system_error(
+        std::make_error_code(std::errc::host_unreachable),
+        fmt::format("cannot start the peer on {} over ssh ({}): {}", p.peer.ssh_target,
+                    sys::quote_command(ssh_command(p, remote)), r.output));
+  }
+  std::ofstream(pidfile) << "ssh " << pid << '\n';
+  return pid;
+}
+
+bool stop_peer(const profile::profile& p, const std::filesystem::path& pidfile) {
+  std::ifstream in(pidfile);
+  std::string kind;
+  std::string pid;
+  if (!(in >> kind)) return false;
+  if (kind != "ssh") {
+    in.close();
+    return stop_daemon(pidfile);
+  }
+  in >> pid;
+  in.close();
+  std::filesystem::remove(pidfile);
+  sys::run(ssh_command(p, "kill " + pid), std::chrono::seconds(30));
   return true;
 }
 

@@ -36,6 +36,18 @@ pid_t start_daemon(const std::string& netns, const std::vector<std::string>& arg
 bool stop_daemon(const std::filesystem::path& pidfile,
                  std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
 
+// ssh mode: the ssh command line that runs remote_command on the profile's ssh_target.
+std::vector<std::string> ssh_command(const profile::profile& p, const std::string& remote_command);
+
+// ssh mode: starts the peer server on the PC in the background (nohup, output to
+// /tmp/hilperf-peer-<port>.log there), writes "ssh <pid>" to pidfile and returns the remote pid.
+// Throws std::system_error quoting ssh's output when it cannot.
+std::string start_ssh_peer(const profile::profile& p, const std::filesystem::path& pidfile);
+
+// Stops whatever peer-up started per pidfile: a local daemon, or ("ssh <pid>") the remote one
+// over ssh. False when pidfile names nothing.
+bool stop_peer(const profile::profile& p, const std::filesystem::path& pidfile);
+
 // RAII for a sim-mode run without CTest's fixtures: when no peer answers on the profile's
 // address, starts one (sim_peer_command) in the peer namespace and stops it on destruction.
 class peer_session {

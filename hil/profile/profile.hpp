@@ -30,10 +30,13 @@ struct dut_config {
 // The far end (the PC in the seed procedure).
 struct peer_config {
   peer_mode mode = peer_mode::sim;
-  std::string ipv4;                                // address only, no prefix; required
-  std::string ipv6;                                // empty when the bench has no IPv6
-  std::uint16_t port = 5201;                       // the peer's control port (seed: 5002)
-  std::string ssh_target;                          // user@host; required when mode == ssh
+  std::string ipv4;           // address only, no prefix; required
+  std::string ipv6;           // empty when the bench has no IPv6
+  std::uint16_t port = 5201;  // the peer's control port (seed: 5002)
+  std::string ssh_target;     // user@host; required when mode == ssh
+  // ssh mode: the ssh client and its options, split on whitespace (no quoting); the command to run
+  // on the PC is appended after ssh_target.
+  std::string ssh_command = "ssh -o BatchMode=yes -o ConnectTimeout=10";
   peer_server server = peer_server::hilperf_peer;  // what runs on the peer in sim/ssh modes
 };
 

@@ -99,6 +99,7 @@ std::string echo(const profile& p) {
   put(out, "ipv6", toml_string(p.peer.ipv6));
   put(out, "port", p.peer.port);
   put(out, "ssh_target", toml_string(p.peer.ssh_target));
+  put(out, "ssh_command", toml_string(p.peer.ssh_command));
   put(out, "server", toml_string(name_of(p.peer.server)));
   out += "\n[link]\n";
   put(out, "speed_mbps", p.link.speed_mbps);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include "hil/bench/peer.hpp"
@@ -15,6 +16,7 @@
 #include "hil/link/link_guard.hpp"
 #include "hil/profile/profile.hpp"
 #include "hil/sys/netns.hpp"
+#include "hil/sys/process.hpp"
 
 namespace {
 
@@ -74,9 +76,21 @@ int peer_up(const hil::profile::profile& p, const fs::path& pidfile, const fs::p
     return 0;
   }
   if (p.peer.mode == hil::profile::peer_mode::ssh) {
-    std::cerr << "hilperf-testbed: peer mode ssh is not available yet; start the peer on the PC "
-                 "yourself and use mode = \"external\"\n";
-    return 1;
+    const std::string pid = hil::bench::start_ssh_peer(p, pidfile);
+    try {
+      hil::bench::require_peer(host, p.peer.port, 10s);
+    } catch (const std::exception&) {
+      const auto remote_log = hil::sys::run(
+          hil::bench::ssh_command(p, fmt::format("cat /tmp/hilperf-peer-{}.log", p.peer.port)));
+      hil::bench::stop_peer(p, pidfile);
+      std::cerr << "hilperf-testbed: the peer started over ssh (pid " << pid
+                << ") does not answer; its log on " << p.peer.ssh_target << ":\n"
+                << remote_log.output << '\n';
+      throw;
+    }
+    std::cout << "hilperf-testbed: peer started on " << p.peer.ssh_target << " over ssh (pid "
+              << pid << ") answers on " << host << ":" << p.peer.port << '\n';
+    return 0;
   }
   const auto answers = [&](std::chrono::milliseconds timeout) {
     return hil::sys::run_in_netns(p.dut_netns(), [&] {
@@ -151,7 +165,7 @@ int main(int argc, char** argv) {
     if (down_cmd->parsed()) return down(p, owner_file);
     if (peer_up_cmd->parsed()) return peer_up(p, pidfile, log);
     if (peer_down_cmd->parsed()) {
-      if (hil::bench::stop_daemon(pidfile)) std::cout << "hilperf-testbed: peer stopped\n";
+      if (hil::bench::stop_peer(p, pidfile)) std::cout << "hilperf-testbed: peer stopped\n";
       return 0;
     }
     return status(p);

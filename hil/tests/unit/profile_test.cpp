@@ -109,6 +109,7 @@ void expect_same(const profile& a, const profile& b) {
   EXPECT_EQ(a.limits.tcp_retransmits_per_interval, b.limits.tcp_retransmits_per_interval);
   EXPECT_EQ(a.limits.datagram_count_tolerance_percent, b.limits.datagram_count_tolerance_percent);
   EXPECT_EQ(a.limits.bidir_each_way_mbps, b.limits.bidir_each_way_mbps);
+  EXPECT_EQ(a.peer.ssh_command, b.peer.ssh_command);
   EXPECT_EQ(a.limits.parallel_total_mbps, b.limits.parallel_total_mbps);
   EXPECT_EQ(a.limits.parallel_streams, b.limits.parallel_streams);
   EXPECT_EQ(a.mtu.tiers, b.mtu.tiers);
