@@ -1,13 +1,16 @@
 // Seed 002, the Tx/Rx table: UDP `-b 50M -t 10` and TCP `-t 10`, with the DUT as client (it
 // transmits) and as server (it receives from a client on the peer). As server, our engine serves
 // in-process on the DUT and stock iperf3 is the client on the peer side, as the seed's AP runs
-// `iperf -c <DUT_IP>`; that needs a peer we can start programs on: the simulated bench.
+// `iperf -c <DUT_IP>`; that needs a peer we can start programs on: the simulated bench or ssh.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <future>
 #include <thread>
 
 #include "fixtures/results.hpp"
 #include "fixtures/traffic_fixture.hpp"
+#include "hil/bench/peer.hpp"
 #include "hil/iperf3/server.hpp"
 #include "hil/measure/traffic_checks.hpp"
 #include "hil/sys/child_process.hpp"
@@ -41,19 +44,15 @@ class TxRx : public hil::fixtures::traffic_test, public ::testing::WithParamInte
     o.on_result = [&](const hil::measure::test_result& r) { result = r; };
     hil::iperf3::server server(o);
     auto serving = std::async(std::launch::async, [&] { return server.run(); });
-    std::vector<std::string> argv{"ip",
-                                  "netns",
-                                  "exec",
-                                  p.peer_netns(),
-                                  "iperf3",
-                                  "-c",
-                                  dut_ip,
-                                  "-p",
-                                  std::to_string(server.port()),
-                                  "-t",
-                                  std::to_string(p.durations().txrx_seconds),
-                                  "-J"};
-    if (c.proto == protocol::udp) argv.insert(argv.end(), {"-u", "-b", "50M"});
+    const std::string client_command = fmt::format("iperf3 -c {} -p {} -t {} -J", dut_ip,
+                                                   server.port(), p.durations().txrx_seconds) +
+                                       (c.proto == protocol::udp ? " -u -b 50M" : "");
+    // The client runs on the peer: in its namespace on the simulated bench, over ssh on a PC.
+    const std::vector<std::string> argv =
+        p.peer.mode == hil::profile::peer_mode::sim
+            ? std::vector<std::string>{"ip", "netns", "exec",        p.peer_netns(),
+                                       "sh", "-c",    client_command}
+            : hil::bench::ssh_command(p, client_command);
     hil::sys::child_process client(argv);
     const auto status = client.wait(std::chrono::seconds(p.durations().txrx_seconds + 60));
     server.stop();
@@ -69,10 +68,9 @@ TEST_P(TxRx, Seed002) {
   const auto& p = ctx().profile;
   std::optional<hil::measure::test_result> r;
   if (c.dut_is_server) {
-    if (p.peer.mode != hil::profile::peer_mode::sim) {
-      GTEST_SKIP() << "the DUT as server needs a client started on the peer: available on the "
-                      "simulated bench (peer mode ssh, which could start one, is not available "
-                      "yet)";
+    if (p.peer.mode == hil::profile::peer_mode::external) {
+      GTEST_SKIP() << "the DUT as server needs a client started on the peer: use peer mode ssh "
+                      "(or the simulated bench); an external peer only serves";
     }
     r = serve_one(c);
   } else {
