@@ -17,6 +17,7 @@
 #include "hil/sys/netns.hpp"
 #include "hil/sys/process.hpp"
 #include "hil/tests/netns/test_bench.hpp"
+#include "hil/tests/temp_dir.hpp"
 
 namespace {
 
@@ -28,16 +29,10 @@ const std::string dut = hil::test::run_layout().dut_interface;
 // A journal directory of the test's own, removed afterwards.
 class LinkGuard : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string templ = (fs::temp_directory_path() / "hilperf-journal-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
-    dir_ = templ;
-    journal_.emplace(dir_);
-  }
+  void SetUp() override { journal_.emplace(dir_); }
   void TearDown() override {
     link_.set_mtu(dut, 1500);
     link_.set_admin_up(dut, true);
-    fs::remove_all(dir_);
   }
 
   // Forks a child that changes the MTU to 3000 under a guard (with the signal thread when
@@ -69,7 +64,8 @@ class LinkGuard : public ::testing::Test {
     return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   }
 
-  fs::path dir_;
+  hil::test::temp_dir tmp_{"hilperf-journal"};
+  const fs::path& dir_ = tmp_.path();
   std::optional<hil::link::link_journal> journal_;
   hil::link::link_control link_;
 };

@@ -10,6 +10,8 @@
 
 #include <fstream>
 
+#include "hil/tests/temp_dir.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -19,13 +21,8 @@ using ::testing::HasSubstr;
 
 class LinkJournal : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string templ = (fs::temp_directory_path() / "hilperf-journal-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
-    dir_ = templ;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  hil::test::temp_dir tmp_{"hilperf-journal"};
+  const fs::path& dir_ = tmp_.path();
 };
 
 journal_record sample(unsigned long ns, const std::string& ifname) {
