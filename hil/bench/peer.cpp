@@ -192,13 +192,16 @@ peer_session::peer_session(const profile::profile& p, const std::filesystem::pat
   if (answers(300ms)) return;
   const auto dir = std::filesystem::temp_directory_path();
   pidfile_ = dir / fmt::format("hilperf-peer-{}.pid", ::getpid());
-  start_daemon(p.peer_netns(), sim_peer_command(p, peer_binary),
-               dir / fmt::format("hilperf-peer-{}.log", ::getpid()), pidfile_);
+  log_ = dir / fmt::format("hilperf-peer-{}.log", ::getpid());
+  start_daemon(p.peer_netns(), sim_peer_command(p, peer_binary), log_, pidfile_);
   if (!answers(10s)) {
     stop_daemon(pidfile_);
+    std::ifstream in(log_);
+    const std::string output((std::istreambuf_iterator<char>(in)), {});
     throw std::system_error(
         std::make_error_code(std::errc::host_unreachable),
-        fmt::format("the sim peer did not answer on {}:{} within 10 s", p.peer.ipv4, p.peer.port));
+        fmt::format("the sim peer did not answer on {}:{} within 10 s; its output: {}", p.peer.ipv4,
+                    p.peer.port, output));
   }
 }
 
@@ -206,6 +209,7 @@ peer_session::~peer_session() {
   if (pidfile_.empty()) return;
   try {
     stop_daemon(pidfile_);
+    std::filesystem::remove(log_);
   } catch (const std::exception& e) {
     sys::report_destructor_failure("peer_session", e.what());
   }

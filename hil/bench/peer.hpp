@@ -59,6 +59,7 @@ class peer_session {
 
  private:
   std::filesystem::path pidfile_;  // empty when a peer was already there
+  std::filesystem::path log_;      // the peer's output, removed with it
 };
 
 }  // namespace hil::bench
