@@ -86,14 +86,25 @@ class client_session {
 
   awaitable<measure::test_result> run() {
     started_ = std::chrono::system_clock::now();
-    control_channel ctl(co_await connect_control(o_, to_), fmt::format("{}:{}", o_.host, o_.port));
-    try {
-      co_return co_await exchange(ctl);
-    } catch (...) {
-      // Whatever went wrong after connecting, a stock server must not stay busy with us.
-      if (!done_) ctl.send_state_best_effort(state::client_terminate);
-      ctl.close();
-      throw;
+    // A server that has just finished a test can still answer "busy" for a moment (a stock 3.12
+    // server while it tears the last test down): retry that, briefly, like a refused connect.
+    const auto give_up = clock::now() + o_.busy_retry;
+    for (;;) {
+      control_channel ctl(co_await connect_control(o_, to_),
+                          fmt::format("{}:{}", o_.host, o_.port));
+      try {
+        co_return co_await exchange(ctl);
+      } catch (const std::system_error& e) {
+        const bool busy = e.code() == std::errc::device_or_resource_busy;
+        abandon(ctl);
+        if (!busy || clock::now() >= give_up) throw;
+      } catch (...) {
+        abandon(ctl);
+        throw;
+      }
+      done_ = false;
+      asio::steady_timer pause(co_await asio::this_coro::executor, 100ms);
+      co_await pause.async_wait(use_awaitable);
     }
   }
 
@@ -129,6 +140,12 @@ class client_session {
           co_await fail_on(s, ctl);
       }
     }
+  }
+
+  // Whatever went wrong after connecting, a stock server must not stay busy with us.
+  void abandon(control_channel& ctl) {
+    if (!done_) ctl.send_state_best_effort(state::client_terminate);
+    ctl.close();
   }
 
   // Turns a state that ends the test early into its error.

@@ -27,6 +27,7 @@ struct client_options {
   measure::test_spec spec;
   std::chrono::milliseconds connect_timeout{10'000};  // per connect attempt
   std::chrono::milliseconds refused_retry{3'000};     // keep retrying ECONNREFUSED this long
+  std::chrono::milliseconds busy_retry{1'000};        // and a "busy" answer (a finishing server)
   std::chrono::milliseconds control_timeout{30'000};  // any control read
   // Called as each stream connects (iperf3's "[  5] local … connected to …" line).
   std::function<void(const measure::stream_endpoint&)> on_connected;
