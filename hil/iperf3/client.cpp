@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "hil/iperf3/control_channel.hpp"
+#include "hil/iperf3/control_connect.hpp"
 #include "hil/iperf3/exchange.hpp"
 #include "hil/iperf3/params.hpp"
 #include "hil/iperf3/streams.hpp"
@@ -23,48 +24,6 @@ using namespace std::chrono_literals;
 // How long the last UDP datagrams get to reach the server before TEST_END (a LAN round trip is far
 // shorter; iperf3 itself sends TEST_END at once and loses the tail from its counts).
 constexpr auto udp_drain = 20ms;
-
-// The seed's "Common Issues" for a control connection that cannot be made.
-[[noreturn]] void explain_connect_failure(const std::error_code& ec, const client_options& o) {
-  const std::string where = fmt::format("{}:{}", o.host, o.port);
-  std::string why;
-  if (ec == asio::error::connection_refused) {
-    why =
-        fmt::format("nothing listens on {} — is `iperf3 -s -p {}` (or hilperf-peer) running there?",
-                    where, o.port);
-  } else if (ec == std::errc::timed_out || ec == asio::error::timed_out) {
-    why = fmt::format("no answer from {} within {} s — same subnet? a firewall blocking port {}?",
-                      where, o.connect_timeout.count() / 1000.0, o.port);
-  } else if (ec == asio::error::network_unreachable || ec == asio::error::host_unreachable) {
-    why = fmt::format("no route to {} — check the DUT's address and subnet (ip addr, ip route)",
-                      o.host);
-  } else {
-    why = fmt::format("cannot connect to {}: {}", where, ec.message());
-  }
-  throw std::system_error(ec, why);
-}
-
-// Connects the control socket, retrying ECONNREFUSED for a while: a stock server re-creates its
-// listener between tests, so a back-to-back test can be refused for a moment.
-awaitable<tcp::socket> connect_control(const client_options& o, const tcp::endpoint& to) {
-  const auto give_up = clock::now() + o.refused_retry;
-  for (;;) {
-    tcp::socket sock(co_await asio::this_coro::executor);
-    std::error_code ec;
-    try {
-      open_for(sock, to, o.spec);
-      co_await with_timeout(sock.async_connect(to, use_awaitable), o.connect_timeout, "connect");
-      co_return sock;
-    } catch (const std::system_error& e) {
-      ec = e.code();
-    }
-    if (ec != asio::error::connection_refused || clock::now() >= give_up) {
-      explain_connect_failure(ec, o);
-    }
-    asio::steady_timer pause(co_await asio::this_coro::executor, 100ms);
-    co_await pause.async_wait(use_awaitable);
-  }
-}
 
 // Which way each of the client's streams goes: bidir makes our senders first, then receivers.
 std::vector<traffic::flow_role> client_roles(const measure::test_spec& s) {
@@ -89,13 +48,17 @@ class client_session {
     // A server that has just finished a test can still answer "busy" for a moment (a stock 3.12
     // server while it tears the last test down): retry that, briefly, like a refused connect.
     const auto give_up = clock::now() + o_.busy_retry;
+    const connect_settings how = settings();
     for (;;) {
-      control_channel ctl(co_await connect_control(o_, to_),
+      control_channel ctl(co_await connect_control(how, to_, o_.spec),
                           fmt::format("{}:{}", o_.host, o_.port));
       try {
         co_return co_await exchange(ctl);
       } catch (const std::system_error& e) {
-        const bool busy = e.code() == std::errc::device_or_resource_busy;
+        // A stock server re-creating its listener can also reset a connection it just accepted,
+        // before it said anything: that is the same moment, not a failure of the test.
+        const bool busy = e.code() == std::errc::device_or_resource_busy ||
+                          (e.code() == asio::error::connection_reset && !answered_);
         abandon(ctl);
         if (!busy || clock::now() >= give_up) throw;
       } catch (...) {
@@ -103,18 +66,25 @@ class client_session {
         throw;
       }
       done_ = false;
+      answered_ = false;
       asio::steady_timer pause(co_await asio::this_coro::executor, 100ms);
       co_await pause.async_wait(use_awaitable);
     }
   }
 
  private:
+  [[nodiscard]] connect_settings settings() const {
+    return {o_.host, o_.port, o_.connect_timeout, o_.refused_retry};
+  }
+
   awaitable<measure::test_result> exchange(control_channel& ctl) {
     co_await ctl.write_bytes(
         std::span(reinterpret_cast<const std::uint8_t*>(cookie_.data()), cookie_.size()));
     exchange_results remote;
     for (;;) {
-      switch (const state s = co_await ctl.read_state(o_.control_timeout)) {
+      const state s = co_await ctl.read_state(o_.control_timeout);
+      answered_ = true;
+      switch (s) {
         case state::param_exchange:
           co_await ctl.write_frame(encode_params(o_.spec));
           break;
@@ -272,23 +242,15 @@ class client_session {
   std::string cookie_;  // 36 characters + NUL, as sent
   std::vector<measure::stream_endpoint> connected_;
   std::chrono::system_clock::time_point started_;
-  bool done_ = false;  // the server no longer expects anything from us
+  bool done_ = false;      // the server no longer expects anything from us
+  bool answered_ = false;  // the server sent its first state on this connection
 };
 
 }  // namespace
 
 measure::test_result run_client(const client_options& options) {
   asio::io_context io;
-  tcp::resolver resolver(io);
-  std::error_code ec;
-  const auto found = resolver.resolve(options.host, std::to_string(options.port),
-                                      tcp::resolver::numeric_service, ec);
-  if (ec || found.empty()) {
-    throw std::system_error(ec, fmt::format("cannot resolve '{}': check the peer address in the "
-                                            "board profile",
-                                            options.host));
-  }
-  client_session session(options, found.begin()->endpoint());
+  client_session session(options, resolve_peer(options.host, options.port));
   std::optional<measure::test_result> result;
   std::exception_ptr error;
   asio::co_spawn(io, session.run(), [&](std::exception_ptr e, measure::test_result r) {

@@ -7,9 +7,12 @@
 
 #include "hil/iperf3/control_channel.hpp"
 #include "hil/iperf3/exchange.hpp"
+#include "hil/iperf3/extension.hpp"
 #include "hil/iperf3/params.hpp"
 #include "hil/iperf3/streams.hpp"
 #include "hil/sys/port_owner.hpp"
+#include "hil/traffic/rr_engine.hpp"
+#include "hil/traffic/rr_responder.hpp"
 #include "hil/traffic/test_run.hpp"
 
 namespace hil::iperf3 {
@@ -68,6 +71,10 @@ class session {
   awaitable<sys::unique_fd> accept_udp_stream(const measure::test_spec& spec,
                                               udp::socket& listener);
   awaitable<void> run_test(traffic::test_run& run);
+  // A hilperf extension request (TCP_RR, TCP_CRR, UDP_RR) instead of an iperf3 test.
+  awaitable<void> run_extension(const extension_request& request);
+  // Waits for TEST_END until guard; throws for a terminating client or a stopping server.
+  awaitable<void> await_test_end(clock::time_point guard);
   [[nodiscard]] udp::socket udp_listener();
 
   detail::server_impl& srv_;
@@ -198,8 +205,11 @@ awaitable<void> session::run() {
   }
   co_await ctl_.write_state(state::param_exchange);
   measure::test_spec spec;
+  std::optional<extension_request> extension;
   try {
-    spec = decode_params(co_await ctl_.read_frame(max_param_json, srv_.o.control_timeout));
+    const std::string params = co_await ctl_.read_frame(max_param_json, srv_.o.control_timeout);
+    spec = decode_params(params);
+    extension = decode_request(params);
   } catch (const std::system_error& e) {
     if (e.code() != std::errc::protocol_error) throw;
     const auto bytes = encode_server_error({ie_recv_params, EINVAL});
@@ -207,6 +217,10 @@ awaitable<void> session::run() {
     asio::error_code ignored;
     asio::write(ctl_.socket(), asio::buffer(bytes), ignored);
     throw;
+  }
+  if (extension) {
+    co_await run_extension(*extension);
+    co_return;
   }
   traffic::test_run run(spec);
   co_await create_streams(spec, run);
@@ -342,6 +356,70 @@ awaitable<void> session::run_test(traffic::test_run& run) {
   }
   run.finish();
   run.close();  // like iperf3: data sockets close on TEST_END, before the results
+}
+
+awaitable<void> session::run_extension(const extension_request& request) {
+  const std::string what(measure::workload_name(request.spec.kind));
+  if (const auto why = validate_request(request); !why.empty()) {
+    co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{extension_refuse});
+    co_await ctl_.write_frame(encode_refuse(why));
+    srv_.log(fmt::format("refused {} from {}: {}", what, ctl_.peer(), why));
+    ctl_.close();
+    co_return;
+  }
+  // The data listeners share the address the client reached (a v4-mapped one made plain IPv4).
+  auto local = ctl_.socket().local_endpoint().address();
+  if (local.is_v6() && local.to_v6().is_v4_mapped()) {
+    local = asio::ip::make_address_v4(asio::ip::v4_mapped, local.to_v6());
+  }
+  traffic::rr_responder responder(traffic::socket_address::parse(local.to_string(), 0),
+                                  request.spec);
+  responder.start();
+  co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{extension_accept});
+  co_await ctl_.write_frame(
+      encode_accept({extension_version, responder.tcp_port(), responder.udp_port()}));
+  co_await await_test_end(clock::now() + request.spec.duration + traffic::load_warmup +
+                          srv_.o.guard_slack);
+  responder.stop();
+  const auto cpu = responder.cpu();
+  co_await ctl_.write_state(state::exchange_results);
+  co_await ctl_.write_frame(
+      encode_ext_results({responder.transactions(), cpu.total, cpu.user, cpu.system}));
+  finishing_ = true;
+  try {
+    (void)co_await ctl_.read_state(10s);  // IPERF_DONE; EOF is as good
+  } catch (const std::system_error&) {
+  }
+  ctl_.close();
+  ++srv_.completed;
+  srv_.log(fmt::format("test {} from {}: {} ({} B/{} B), {} transactions answered", srv_.completed,
+                       ctl_.peer(), what, request.spec.request_size, request.spec.response_size,
+                       responder.transactions()));
+}
+
+awaitable<void> session::await_test_end(clock::time_point guard) {
+  for (;;) {
+    const auto now = clock::now();
+    if (now >= guard) {
+      throw std::system_error(std::make_error_code(std::errc::timed_out),
+                              "the test ran past its duration plus the guard time");
+    }
+    if (srv_.stopping) {
+      ctl_.send_state_best_effort(state::server_terminate);
+      throw std::system_error(std::make_error_code(std::errc::operation_canceled),
+                              "the server is stopping");
+    }
+    const auto s = co_await ctl_.poll_state(std::min(guard, now + 200ms));
+    if (s == state::test_end) co_return;
+    if (s == state::client_terminate) {
+      throw std::system_error(std::make_error_code(std::errc::connection_aborted),
+                              "the client terminated the test (CLIENT_TERMINATE)");
+    }
+    if (s) {
+      throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                              fmt::format("unexpected {} during the test", state_name(*s)));
+    }
+  }
 }
 
 server::server(server_options options)

@@ -1,6 +1,8 @@
 // hilperf: the client, with iperf3's flags. A thin main over hil::iperf3::run_client (STYLE.md
-// rule 1). Works against a stock `iperf3 -s` and against hilperf-peer.
-// Exit codes: 0 done, 1 the test failed or could not run, 2 bad usage.
+// rule 1). Works against a stock `iperf3 -s` and against hilperf-peer; --workload runs netperf's
+// request/response tests against a hilperf-peer (workload_mode.hpp).
+// Exit codes: 0 done, 1 the test failed or could not run, 2 bad usage, 3 --workload against a peer
+// without the hilperf extension.
 #include <signal.h>
 
 #include <atomic>
@@ -14,6 +16,7 @@
 #include "hil/measure/units.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/report/iperf3_text.hpp"
+#include "workload_mode.hpp"
 
 namespace {
 
@@ -70,7 +73,41 @@ int main(int argc, char** argv) {
   app.add_option("--bind-dev,-I", spec.bind_device, "send through this interface (as ping -I)");
   app.add_option("--connect-timeout", connect_timeout_s, "seconds per connect attempt");
   app.add_flag("-J,--json", json, "print iperf3 -J JSON at the end");
+  std::string workload;
+  std::vector<std::uint32_t> rr_sizes{1, 1};
+  int load_streams = 0;
+  int response_timeout_ms = 1000;
+  auto* wl = app.add_option("--workload", workload,
+                            "netperf request/response test instead of iperf3: TCP_RR, TCP_CRR or "
+                            "UDP_RR (needs hilperf-peer)")
+                 ->check(CLI::IsMember({"TCP_RR", "TCP_CRR", "UDP_RR"}, CLI::ignore_case));
+  app.add_option("-r,--rr-size", rr_sizes, "request,response bytes (netperf -r)")
+      ->delimiter(',')
+      ->expected(2)
+      ->check(CLI::Range(1U, 1U << 20U))
+      ->needs(wl);
+  app.add_option("--load", load_streams,
+                 "TCP streams each way saturating the link meanwhile (RRUL)")
+      ->check(CLI::Range(0, 128))
+      ->needs(wl);
+  app.add_option("--response-timeout", response_timeout_ms, "ms a transaction may take")
+      ->check(CLI::Range(1, 600'000))
+      ->needs(wl);
   CLI11_PARSE(app, argc, argv);
+  if (!workload.empty()) {
+    hil::iperf3::workload_options w;
+    w.host = o.host;
+    w.port = o.port;
+    w.spec.kind = *hil::measure::workload_from_name(workload);
+    w.spec.request_size = rr_sizes.at(0);
+    w.spec.response_size = rr_sizes.at(1);
+    w.spec.duration = std::chrono::milliseconds(static_cast<long>(time_s * 1000));
+    w.spec.load_streams = load_streams;
+    w.spec.response_timeout = std::chrono::milliseconds(response_timeout_ms);
+    w.spec.bind_device = spec.bind_device;
+    w.connect_timeout = std::chrono::milliseconds(static_cast<long>(connect_timeout_s * 1000));
+    return run_workload_mode(w, json);
+  }
 
   spec.proto = udp ? hil::measure::protocol::udp : hil::measure::protocol::tcp;
   if (!bitrate.empty()) {

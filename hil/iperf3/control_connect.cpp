@@ -1,0 +1,72 @@
+#include "hil/iperf3/control_connect.hpp"
+
+#include <fmt/format.h>
+
+#include "hil/iperf3/control_channel.hpp"
+#include "hil/iperf3/streams.hpp"
+
+namespace hil::iperf3 {
+namespace {
+
+using asio::use_awaitable;
+using asio::ip::tcp;
+using namespace std::chrono_literals;
+
+// The seed's "Common Issues" for a control connection that cannot be made.
+[[noreturn]] void explain_connect_failure(const std::error_code& ec, const connect_settings& c) {
+  const std::string where = fmt::format("{}:{}", c.host, c.port);
+  std::string why;
+  if (ec == asio::error::connection_refused) {
+    why =
+        fmt::format("nothing listens on {} — is `iperf3 -s -p {}` (or hilperf-peer) running there?",
+                    where, c.port);
+  } else if (ec == std::errc::timed_out || ec == asio::error::timed_out) {
+    why = fmt::format("no answer from {} within {} s — same subnet? a firewall blocking port {}?",
+                      where, c.connect_timeout.count() / 1000.0, c.port);
+  } else if (ec == asio::error::network_unreachable || ec == asio::error::host_unreachable) {
+    why = fmt::format("no route to {} — check the DUT's address and subnet (ip addr, ip route)",
+                      c.host);
+  } else {
+    why = fmt::format("cannot connect to {}: {}", where, ec.message());
+  }
+  throw std::system_error(ec, why);
+}
+
+}  // namespace
+
+tcp::endpoint resolve_peer(const std::string& host, std::uint16_t port) {
+  asio::io_context io;
+  tcp::resolver resolver(io);
+  std::error_code ec;
+  const auto found =
+      resolver.resolve(host, std::to_string(port), tcp::resolver::numeric_service, ec);
+  if (ec || found.empty()) {
+    throw std::system_error(ec, fmt::format("cannot resolve '{}': check the peer address in the "
+                                            "board profile",
+                                            host));
+  }
+  return found.begin()->endpoint();
+}
+
+asio::awaitable<tcp::socket> connect_control(const connect_settings& c, const tcp::endpoint& to,
+                                             const measure::test_spec& spec) {
+  const auto give_up = clock::now() + c.refused_retry;
+  for (;;) {
+    tcp::socket sock(co_await asio::this_coro::executor);
+    std::error_code ec;
+    try {
+      open_for(sock, to, spec);
+      co_await with_timeout(sock.async_connect(to, use_awaitable), c.connect_timeout, "connect");
+      co_return sock;
+    } catch (const std::system_error& e) {
+      ec = e.code();
+    }
+    if (ec != asio::error::connection_refused || clock::now() >= give_up) {
+      explain_connect_failure(ec, c);
+    }
+    asio::steady_timer pause(co_await asio::this_coro::executor, 100ms);
+    co_await pause.async_wait(use_awaitable);
+  }
+}
+
+}  // namespace hil::iperf3

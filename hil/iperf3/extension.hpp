@@ -1,0 +1,102 @@
+// The hilperf extension, version 1: netperf's request/response workloads (TCP_RR, TCP_CRR, UDP_RR,
+// optionally under RRUL load) negotiated on an ordinary iperf3 control connection, so one port and
+// one peer serve both. Pure functions over JSON text; the state machines are workload_client.cpp
+// and server.cpp.
+//
+//   client                                                      hilperf-peer
+//     | --- TCP connect, cookie -------------------------------------> |
+//     | <---------------------------------------- 0x09 PARAM_EXCHANGE - |
+//     | --- params: a valid iperf3 TCP test, plus                        |
+//     |     "hilperf":{"version":1,"workload":"TCP_RR","request_size":1, |
+//     |      "response_size":1,"duration_ms":10000,"load_streams":0} --> |
+//     | <--- 0x40 EXTENSION_ACCEPT + frame {"version":1,                 |
+//     |           "tcp_port":40123,"udp_port":40124}                     |  data listeners, port 0
+//     |      (or 0x41 EXTENSION_REFUSE + frame {"version":1,"error":".."})
+//     | ~~~ data (below) to tcp_port / udp_port ~~~~~~~~~~~~~~~~~~~~~~~~ |
+//     | --- 0x04 TEST_END -------------------------------------------> |
+//     | <--- 0x0D EXCHANGE_RESULTS + frame {"transactions":N,            |
+//     |        "cpu_util_total":..,"cpu_util_user":..,"cpu_util_system":..}
+//     | --- 0x10 IPERF_DONE, close ----------------------------------> |
+//
+//   A stock iperf3 server ignores the unknown "hilperf" key and answers CREATE_STREAMS: the client
+//   then sends CLIENT_TERMINATE (the server is free again at once) and reports "not offered".
+//   Stock clients never send the key, so they never see 0x40/0x41.
+//
+//   Data connections (TCP) start with a 4-byte hello: 'H' 'X' version kind, where kind is
+//     'R' request/response: requests of request_size, each answered with response_size bytes
+//     'C' one transaction (TCP_CRR): the request follows the hello; response, then the peer closes
+//     'S' load sink: the peer reads and discards until EOF          (RRUL upload)
+//     'D' load source: the peer writes until the connection closes (RRUL download)
+//   UDP_RR: each datagram to udp_port is answered with response_size bytes whose first
+//   min(request, response, 8) bytes repeat the request's (a sequence number, so a late answer is
+//   never taken for the current one).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "hil/measure/workload.hpp"
+
+namespace hil::iperf3 {
+
+inline constexpr int extension_version = 1;
+// Control states outside iperf3's table (wire.hpp); only sent to a client that asked.
+inline constexpr std::uint8_t extension_accept = 0x40;
+inline constexpr std::uint8_t extension_refuse = 0x41;
+// Largest request or response (bytes) a peer accepts.
+inline constexpr std::uint32_t max_rr_message = 1U << 20;
+
+// Kinds of data connection (the hello's fourth byte).
+enum class data_kind : char { rr = 'R', crr = 'C', sink = 'S', source = 'D' };
+
+// The 4-byte hello that opens a data connection of kind k.
+[[nodiscard]] std::array<std::uint8_t, 4> encode_hello(data_kind k);
+// The kind a hello announces; nullopt for anything that is not a version-1 hello.
+[[nodiscard]] std::optional<data_kind> decode_hello(std::span<const std::uint8_t, 4> bytes);
+
+// What a client asks for.
+struct extension_request {
+  int version = extension_version;
+  measure::rr_spec spec;  // kind, sizes, duration, load_streams (response_timeout is local)
+};
+
+// The parameter JSON of an extension request: encode_params() of a plain TCP test of the same
+// duration (so the message is a valid iperf3 request) plus the "hilperf" object.
+[[nodiscard]] std::string encode_request_params(const measure::rr_spec& spec);
+
+// The extension request in a client's parameter JSON; nullopt when there is no "hilperf" key (an
+// ordinary iperf3 test). Throws std::system_error (protocol_error) naming a malformed field; a
+// version other than 1 is returned as is, for the server to refuse.
+[[nodiscard]] std::optional<extension_request> decode_request(std::string_view params_json);
+
+// The server's answer to an accepted request.
+struct extension_accept_msg {
+  int version = extension_version;
+  std::uint16_t tcp_port = 0;
+  std::uint16_t udp_port = 0;
+};
+[[nodiscard]] std::string encode_accept(const extension_accept_msg& m);
+[[nodiscard]] extension_accept_msg decode_accept(std::string_view json);
+
+// The server's refusal (unsupported version or workload, bad sizes), as text for the user.
+[[nodiscard]] std::string encode_refuse(std::string_view error);
+[[nodiscard]] std::string decode_refuse(std::string_view json);
+
+// What the server counted, sent after TEST_END.
+struct extension_results {
+  std::uint64_t transactions = 0;  // responses sent
+  double cpu_util_total = 0;
+  double cpu_util_user = 0;
+  double cpu_util_system = 0;
+};
+[[nodiscard]] std::string encode_ext_results(const extension_results& r);
+[[nodiscard]] extension_results decode_ext_results(std::string_view json);
+
+// Why a request cannot be served by this version, or empty when it can.
+[[nodiscard]] std::string validate_request(const extension_request& r);
+
+}  // namespace hil::iperf3

@@ -1,0 +1,161 @@
+#include "hil/iperf3/workload_client.hpp"
+
+#include <random>
+
+#include <fmt/format.h>
+
+#include "hil/iperf3/control_channel.hpp"
+#include "hil/iperf3/control_connect.hpp"
+#include "hil/iperf3/extension.hpp"
+#include "hil/traffic/rr_engine.hpp"
+
+namespace hil::iperf3 {
+namespace {
+
+using asio::ip::tcp;
+
+// The data listeners the peer announced, at the address the control connection reached.
+struct data_ports {
+  traffic::socket_address tcp;
+  traffic::socket_address udp;
+};
+
+class workload_session {
+ public:
+  workload_session(const workload_options& o, tcp::endpoint to)
+      : o_(o), to_(std::move(to)), cookie_(make_cookie(std::random_device{}())) {}
+
+  awaitable<measure::rr_result> run() {
+    measure::test_spec bind;
+    bind.bind_device = o_.spec.bind_device;
+    const connect_settings how{o_.host, o_.port, o_.connect_timeout, o_.refused_retry};
+    control_channel ctl(co_await connect_control(how, to_, bind),
+                        fmt::format("{}:{}", o_.host, o_.port));
+    try {
+      co_return co_await exchange(ctl);
+    } catch (...) {
+      if (!done_) ctl.send_state_best_effort(state::client_terminate);
+      ctl.close();
+      throw;
+    }
+  }
+
+ private:
+  awaitable<measure::rr_result> exchange(control_channel& ctl) {
+    co_await ctl.write_bytes(
+        std::span(reinterpret_cast<const std::uint8_t*>(cookie_.data()), cookie_.size()));
+    co_await expect(ctl, state::param_exchange);
+    co_await ctl.write_frame(encode_request_params(o_.spec));
+    const data_ports ports = co_await negotiate(ctl);
+    // The workload itself blocks this thread: nothing else runs on the control connection
+    // meanwhile, and every data-plane wait is bounded by spec.response_timeout.
+    measure::rr_result r = traffic::run_rr(o_.spec, ports.tcp, ports.udp);
+    co_await ctl.write_state(state::test_end);
+    co_await expect(ctl, state::exchange_results);
+    const auto remote =
+        decode_ext_results(co_await ctl.read_frame(max_results_json, o_.control_timeout));
+    done_ = true;
+    co_await ctl.write_state(state::iperf_done);
+    ctl.close();
+    r.peer_transactions = remote.transactions;
+    r.remote_cpu = {remote.cpu_util_total, remote.cpu_util_user, remote.cpu_util_system};
+    co_return r;
+  }
+
+  // The peer's answer to the request: the data ports, or why there are none.
+  awaitable<data_ports> negotiate(control_channel& ctl) {
+    std::array<std::uint8_t, 1> byte{};
+    co_await ctl.read_exact(byte, o_.control_timeout);
+    const std::string what(measure::workload_name(o_.spec.kind));
+    if (byte[0] == extension_accept) {
+      const auto m = decode_accept(co_await ctl.read_frame(max_param_json, o_.control_timeout));
+      const auto at = traffic::socket_address::parse(to_.address().to_string(), 0);
+      co_return data_ports{at.with_port(m.tcp_port), at.with_port(m.udp_port)};
+    }
+    if (byte[0] == extension_refuse) {
+      const auto why = decode_refuse(co_await ctl.read_frame(max_param_json, o_.control_timeout));
+      done_ = true;
+      throw extension_unsupported(fmt::format("{} refused {}: {}", ctl.peer(), what, why));
+    }
+    if (byte[0] == state_to_byte(state::create_streams)) {
+      // A stock iperf3 server took the request for a plain TCP test: release it, and wait for it
+      // to close the connection so its next client finds it listening again.
+      ctl.send_state_best_effort(state::client_terminate);
+      done_ = true;
+      try {
+        (void)co_await ctl.read_state(std::chrono::seconds(2));
+      } catch (const std::system_error&) {
+        // EOF: released (or it took too long: the next client retries a refused connect).
+      }
+      throw extension_unsupported(
+          fmt::format("the peer at {} is a stock iperf3 server: {} needs the hilperf extension "
+                      "(run hilperf-peer on the peer)",
+                      ctl.peer(), what));
+    }
+    co_await fail_on(byte[0], ctl);
+    throw std::logic_error("unreachable");
+  }
+
+  // Reads the next state and fails unless it is want.
+  awaitable<void> expect(control_channel& ctl, state want) {
+    std::array<std::uint8_t, 1> byte{};
+    co_await ctl.read_exact(byte, o_.control_timeout);
+    if (byte[0] != state_to_byte(want)) co_await fail_on(byte[0], ctl);
+  }
+
+  // Turns an unexpected control byte into its error.
+  awaitable<void> fail_on(std::uint8_t byte, control_channel& ctl) {
+    const auto s = state_from_byte(byte);
+    if (s == state::access_denied) {
+      done_ = true;
+      throw std::system_error(std::make_error_code(std::errc::device_or_resource_busy),
+                              fmt::format("{} is busy running a test for another client; try "
+                                          "again later",
+                                          ctl.peer()));
+    }
+    if (s == state::server_error) {
+      std::array<std::uint8_t, 8> payload{};
+      co_await ctl.read_exact(payload, o_.control_timeout);
+      done_ = true;
+      throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                              fmt::format("server error from {}: {}", ctl.peer(),
+                                          describe_server_error(decode_server_error(payload))));
+    }
+    if (s == state::server_terminate) {
+      done_ = true;
+      throw std::system_error(
+          std::make_error_code(std::errc::connection_aborted),
+          fmt::format("the peer at {} was stopped during the test", ctl.peer()));
+    }
+    throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                            fmt::format("unexpected control byte 0x{:02x} ({}) from {}", byte,
+                                        s ? state_name(*s) : "unknown", ctl.peer()));
+  }
+
+  const workload_options& o_;
+  tcp::endpoint to_;
+  std::string cookie_;
+  bool done_ = false;  // the peer no longer expects anything from us
+};
+
+}  // namespace
+
+measure::rr_result run_workload(const workload_options& options) {
+  if (!measure::is_request_response(options.spec.kind)) {
+    throw std::invalid_argument(fmt::format("{} is not a request/response workload",
+                                            measure::workload_name(options.spec.kind)));
+  }
+  asio::io_context io;
+  workload_session session(options, resolve_peer(options.host, options.port));
+  std::optional<measure::rr_result> result;
+  std::exception_ptr error;
+  asio::co_spawn(io, session.run(), [&](std::exception_ptr e, measure::rr_result r) {
+    error = e;
+    if (!e) result = std::move(r);
+  });
+  io.run();
+  if (error) std::rethrow_exception(error);
+  return std::move(*result);
+}
+
+}  // namespace hil::iperf3

@@ -1,0 +1,142 @@
+#include "hil/traffic/rr_io.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "hil/sys/error.hpp"
+#include "hil/traffic/socket_options.hpp"
+
+namespace hil::traffic {
+
+socket_address socket_address::with_port(std::uint16_t port) const {
+  socket_address a = *this;
+  if (family() == AF_INET6) {
+    reinterpret_cast<sockaddr_in6*>(&a.storage)->sin6_port = htons(port);
+  } else {
+    reinterpret_cast<sockaddr_in*>(&a.storage)->sin_port = htons(port);
+  }
+  return a;
+}
+
+std::string socket_address::to_string() const {
+  char text[INET6_ADDRSTRLEN] = {};
+  if (family() == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&storage);
+    ::inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof(text));
+    return fmt::format("[{}]:{}", text, ntohs(in6->sin6_port));
+  }
+  const auto* in = reinterpret_cast<const sockaddr_in*>(&storage);
+  ::inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text));
+  return fmt::format("{}:{}", text, ntohs(in->sin_port));
+}
+
+socket_address socket_address::parse(const std::string& host, std::uint16_t port) {
+  socket_address a;
+  auto* in = reinterpret_cast<sockaddr_in*>(&a.storage);
+  auto* in6 = reinterpret_cast<sockaddr_in6*>(&a.storage);
+  if (::inet_pton(AF_INET, host.c_str(), &in->sin_addr) == 1) {
+    in->sin_family = AF_INET;
+    in->sin_port = htons(port);
+    a.length = sizeof(sockaddr_in);
+  } else if (::inet_pton(AF_INET6, host.c_str(), &in6->sin6_addr) == 1) {
+    in6->sin6_family = AF_INET6;
+    in6->sin6_port = htons(port);
+    a.length = sizeof(sockaddr_in6);
+  } else {
+    throw std::system_error(std::make_error_code(std::errc::invalid_argument),
+                            fmt::format("'{}' is not a numeric IPv4 or IPv6 address", host));
+  }
+  return a;
+}
+
+sys::unique_fd connect_tcp(const socket_address& to, const std::string& device,
+                           std::chrono::milliseconds timeout,
+                           std::chrono::milliseconds io_timeout) {
+  sys::unique_fd fd(::socket(to.family(), SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (!fd) sys::throw_last_errno("opening a TCP socket");
+  const int one = 1;
+  ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  if (!device.empty()) bind_to_device(fd.get(), device);
+  if (::connect(fd.get(), to.get(), to.length) != 0) {
+    if (errno != EINPROGRESS) sys::throw_last_errno("connecting to " + to.to_string());
+    pollfd p{fd.get(), POLLOUT, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(timeout.count()));
+    if (ready == 0) {
+      throw std::system_error(
+          std::make_error_code(std::errc::timed_out),
+          fmt::format("no answer from {} within {} ms", to.to_string(), timeout.count()));
+    }
+    int err = 0;
+    socklen_t len = sizeof(err);
+    ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &len);
+    if (ready < 0) err = errno;
+    if (err != 0) {
+      throw std::system_error(err, std::system_category(), "connecting to " + to.to_string());
+    }
+  }
+  const int flags = ::fcntl(fd.get(), F_GETFL);
+  ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
+  set_io_timeouts(fd.get(), static_cast<int>(io_timeout.count()));
+  return fd;
+}
+
+void write_all(int fd, const void* data, std::size_t n) {
+  const auto* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t sent = ::send(fd, p, n, MSG_NOSIGNAL);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        throw std::system_error(std::make_error_code(std::errc::timed_out),
+                                "the peer stopped reading (send timed out)");
+      }
+      sys::throw_last_errno("sending");
+    }
+    p += sent;
+    n -= static_cast<std::size_t>(sent);
+  }
+}
+
+bool read_exact(int fd, void* out, std::size_t n, bool eof_ok) {
+  auto* p = static_cast<char*>(out);
+  std::size_t have = 0;
+  while (have < n) {
+    const ssize_t got = ::recv(fd, p + have, n - have, 0);
+    if (got == 0) {
+      if (eof_ok && have == 0) return false;
+      throw std::system_error(
+          std::make_error_code(std::errc::connection_reset),
+          fmt::format("the peer closed the connection after {} of {} bytes", have, n));
+    }
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        throw std::system_error(std::make_error_code(std::errc::timed_out),
+                                "no answer (receive timed out)");
+      }
+      sys::throw_last_errno("receiving");
+    }
+    have += static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
+std::uint16_t local_port(int fd) {
+  sockaddr_storage ss{};
+  socklen_t len = sizeof(ss);
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &len) != 0) {
+    sys::throw_last_errno("getsockname");
+  }
+  return ss.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&ss)->sin6_port)
+                                  : ntohs(reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
+}
+
+}  // namespace hil::traffic

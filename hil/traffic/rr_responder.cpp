@@ -1,0 +1,183 @@
+#include "hil/traffic/rr_responder.hpp"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "hil/iperf3/extension.hpp"
+#include "hil/sys/error.hpp"
+#include "hil/traffic/socket_options.hpp"
+
+namespace hil::traffic {
+namespace {
+
+constexpr int poll_ms = static_cast<int>(rr_responder::stop_poll.count());
+constexpr std::size_t load_block = 128 * 1024;
+
+sys::unique_fd open_bound(const socket_address& local, int type) {
+  sys::unique_fd fd(::socket(local.family(), type | SOCK_CLOEXEC, 0));
+  if (!fd) sys::throw_last_errno("opening a data listener");
+  const int one = 1;
+  ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  if (local.family() == AF_INET6) {
+    const int zero = 0;
+    ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+  }
+  const auto any_port = local.with_port(0);
+  if (::bind(fd.get(), any_port.get(), any_port.length) != 0) {
+    sys::throw_last_errno("binding a data listener to " + any_port.to_string());
+  }
+  set_io_timeouts(fd.get(), poll_ms);
+  return fd;
+}
+
+// True for the errors a blocking call with a timeout returns while nothing happens.
+bool idle(ssize_t n) { return n < 0 && (errno == EAGAIN || errno == EINTR); }
+
+}  // namespace
+
+rr_responder::rr_responder(const socket_address& local, const measure::rr_spec& spec)
+    : spec_(spec), listener_(open_bound(local, SOCK_STREAM)), udp_(open_bound(local, SOCK_DGRAM)) {
+  if (::listen(listener_.get(), SOMAXCONN) != 0) sys::throw_last_errno("listen on a data port");
+  tcp_port_ = local_port(listener_.get());
+  udp_port_ = local_port(udp_.get());
+}
+
+rr_responder::~rr_responder() { stop(); }
+
+void rr_responder::start() {
+  cpu_.emplace();
+  acceptor_ = std::jthread([this](const std::stop_token& st) { accept_loop(st); });
+  udp_thread_ = std::jthread([this](const std::stop_token& st) { udp_loop(st); });
+}
+
+void rr_responder::stop() noexcept {
+  acceptor_.request_stop();
+  udp_thread_.request_stop();
+  if (acceptor_.joinable()) acceptor_.join();
+  if (udp_thread_.joinable()) udp_thread_.join();
+  std::vector<std::jthread> connections;
+  {
+    const std::scoped_lock lock(mutex_);
+    connections.swap(connections_);
+  }
+  for (auto& t : connections) t.request_stop();
+  connections.clear();  // joins
+}
+
+measure::cpu_usage rr_responder::cpu() const { return cpu_ ? cpu_->usage() : measure::cpu_usage{}; }
+
+void rr_responder::accept_loop(const std::stop_token& st) {
+  while (!st.stop_requested()) {
+    sys::unique_fd fd(::accept4(listener_.get(), nullptr, nullptr, SOCK_CLOEXEC));
+    if (!fd) continue;  // the timeout (EAGAIN), or a connection reset before accept
+    const int one = 1;
+    ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    set_io_timeouts(fd.get(), poll_ms);
+    serve(std::move(fd));
+  }
+}
+
+void rr_responder::serve(sys::unique_fd fd) {
+  std::array<std::uint8_t, 4> hello{};
+  try {
+    if (!read_exact(fd.get(), hello.data(), hello.size(), true)) return;
+  } catch (const std::system_error&) {
+    return;  // not one of our clients; drop it
+  }
+  const auto kind = iperf3::decode_hello(hello);
+  if (!kind) return;
+  if (*kind == iperf3::data_kind::crr) {
+    answer_crr(fd.get());
+    return;
+  }
+  const std::scoped_lock lock(mutex_);
+  connections_.emplace_back([this, kind, fd = std::move(fd)](const std::stop_token& stop) {
+    switch (*kind) {
+      case iperf3::data_kind::rr:
+        answer_rr(fd.get(), stop);
+        break;
+      case iperf3::data_kind::sink:
+        sink(fd.get(), stop);
+        break;
+      default:
+        source(fd.get(), stop);
+        break;
+    }
+  });
+}
+
+void rr_responder::answer_rr(int fd, const std::stop_token& st) {
+  std::vector<char> request(spec_.request_size);
+  std::vector<char> response(spec_.response_size, 'r');
+  std::size_t have = 0;
+  while (!st.stop_requested()) {
+    const ssize_t n = ::recv(fd, request.data() + have, request.size() - have, 0);
+    if (idle(n)) continue;
+    if (n <= 0) return;  // the client is done (EOF) or gone
+    have += static_cast<std::size_t>(n);
+    if (have < request.size()) continue;
+    have = 0;
+    if (::send(fd, response.data(), response.size(), MSG_NOSIGNAL) !=
+        static_cast<ssize_t>(response.size())) {
+      return;
+    }
+    transactions_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void rr_responder::answer_crr(int fd) {
+  std::vector<char> request(spec_.request_size);
+  std::vector<char> response(spec_.response_size, 'r');
+  try {
+    read_exact(fd, request.data(), request.size());
+    write_all(fd, response.data(), response.size());
+    transactions_.fetch_add(1, std::memory_order_relaxed);
+  } catch (const std::system_error&) {
+    // The client gave up on this transaction; it reports that itself.
+  }
+}
+
+void rr_responder::sink(int fd, const std::stop_token& st) {
+  std::vector<char> buf(load_block);
+  while (!st.stop_requested()) {
+    const ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
+    if (idle(n)) continue;
+    if (n <= 0) return;
+  }
+}
+
+void rr_responder::source(int fd, const std::stop_token& st) {
+  std::vector<char> buf(load_block, 'd');
+  while (!st.stop_requested()) {
+    const ssize_t n = ::send(fd, buf.data(), buf.size(), MSG_NOSIGNAL);
+    if (idle(n)) continue;
+    if (n <= 0) return;
+  }
+}
+
+void rr_responder::udp_loop(const std::stop_token& st) {
+  std::vector<std::uint8_t> request(std::max<std::size_t>(spec_.request_size, 64) + 1);
+  std::vector<std::uint8_t> response(spec_.response_size, 'r');
+  const std::size_t tag = std::min<std::size_t>({spec_.request_size, spec_.response_size, 8});
+  while (!st.stop_requested()) {
+    sockaddr_storage from{};
+    socklen_t from_len = sizeof(from);
+    const ssize_t n = ::recvfrom(udp_.get(), request.data(), request.size(), 0,
+                                 reinterpret_cast<sockaddr*>(&from), &from_len);
+    if (n <= 0) continue;
+    std::memcpy(response.data(), request.data(), std::min(tag, static_cast<std::size_t>(n)));
+    if (::sendto(udp_.get(), response.data(), response.size(), 0,
+                 reinterpret_cast<const sockaddr*>(&from), from_len) > 0) {
+      transactions_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+}
+
+}  // namespace hil::traffic

@@ -1,0 +1,74 @@
+// The peer side of the hilperf extension's data plane (hil/iperf3/extension.hpp): a TCP listener
+// and a UDP socket on ephemeral ports that answer requests, close TCP_CRR connections and sink or
+// source RRUL load, until stop().
+//
+//   accept thread ── hello ──▶ 'R' thread: read request, write response, until EOF
+//                              'C' inline:  read request, write response, close (we close first,
+//                                           so TIME_WAIT stays here, not on the client's ports)
+//                              'S' thread: read and discard      'D' thread: write until closed
+//   udp thread: each datagram answered with response_size bytes (its tag echoed)
+//
+// Every blocking call carries a short timeout so stop() is seen within stop_poll.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "hil/measure/cpu_meter.hpp"
+#include "hil/measure/workload.hpp"
+#include "hil/sys/unique_fd.hpp"
+#include "hil/traffic/rr_io.hpp"
+
+namespace hil::traffic {
+
+class rr_responder {
+ public:
+  // Opens the listeners on local (its port is ignored: both get ephemeral ports). Throws
+  // std::system_error naming the address.
+  rr_responder(const socket_address& local, const measure::rr_spec& spec);
+  ~rr_responder();  // stop()
+  rr_responder(const rr_responder&) = delete;
+  rr_responder& operator=(const rr_responder&) = delete;
+
+  [[nodiscard]] std::uint16_t tcp_port() const noexcept { return tcp_port_; }
+  [[nodiscard]] std::uint16_t udp_port() const noexcept { return udp_port_; }
+
+  // Starts answering.
+  void start();
+  // Stops every thread and closes every connection; idempotent, never throws.
+  void stop() noexcept;
+
+  // Responses sent so far (TCP_RR, TCP_CRR and UDP_RR together).
+  [[nodiscard]] std::uint64_t transactions() const noexcept { return transactions_.load(); }
+  // CPU use of this process since start().
+  [[nodiscard]] measure::cpu_usage cpu() const;
+
+  static constexpr std::chrono::milliseconds stop_poll{200};
+
+ private:
+  void accept_loop(const std::stop_token& st);
+  void serve(sys::unique_fd fd);
+  void answer_rr(int fd, const std::stop_token& st);
+  void answer_crr(int fd);
+  void sink(int fd, const std::stop_token& st);
+  void source(int fd, const std::stop_token& st);
+  void udp_loop(const std::stop_token& st);
+
+  measure::rr_spec spec_;
+  sys::unique_fd listener_;  // TCP, ephemeral port
+  sys::unique_fd udp_;       // UDP, ephemeral port
+  std::uint16_t tcp_port_ = 0;
+  std::uint16_t udp_port_ = 0;
+  std::atomic<std::uint64_t> transactions_{0};
+  std::optional<measure::cpu_meter> cpu_;  // from start()
+  std::mutex mutex_;                       // guards connections_
+  std::vector<std::jthread> connections_;  // one per R/S/D connection
+  std::jthread acceptor_;
+  std::jthread udp_thread_;
+};
+
+}  // namespace hil::traffic
