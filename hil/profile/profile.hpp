@@ -70,6 +70,29 @@ struct duration_set {
   int udp_seconds = 5;       // UdpZeroLoss -t
   int txrx_seconds = 10;     // seed 002 Tx/Rx table -t
   int interval_seconds = 1;  // -i
+  int netperf_seconds = 2;   // NetperfSuite: each iteration's length (netperf -l)
+  int latency_seconds = 3;   // LatencyUnderLoad: each of the idle and loaded RR runs
+};
+
+// NetperfSuite (seed 003): netperf's six tests, run.iterations times each.
+struct netperf_config {
+  int request_size = 1;                   // TCP_RR/TCP_CRR/UDP_RR request bytes (netperf -r 1,1)
+  int response_size = 1;                  // response bytes
+  int confidence_level = 99;              // percent (netperf -I 99,5)
+  double confidence_width_percent = 5.0;  // the interval's width the run aims for, % of the mean
+  // Minimum averages; 0 leaves a test reported but unchecked.
+  double tcp_stream_mbps = 0;
+  double tcp_maerts_mbps = 0;
+  double udp_stream_mbps = 0;
+  double tcp_rr_per_second = 0;
+  double tcp_crr_per_second = 0;
+  double udp_rr_per_second = 0;
+};
+
+// LatencyUnderLoad (seed 000 "latency, especially under high load"; flent's RRUL).
+struct latency_config {
+  int load_streams = 4;         // TCP streams each way saturating the link
+  double loaded_p99_ms = 50.0;  // TCP_RR p99 round trip allowed while the link is saturated
 };
 
 // The simulated bench (peer mode sim): namespaces, veth, shaping.
@@ -87,10 +110,12 @@ struct profile {
   link_expectation link;
   thresholds limits;
   mtu_config mtu;
-  duration_set quick{10, 5, 10, 1};
-  duration_set nightly{600, 5, 10, 1};
+  duration_set quick{10, 5, 10, 1, 2, 3};
+  duration_set nightly{600, 5, 10, 1, 10, 30};
   std::string duration_set_name = "quick";  // which of quick/nightly the run uses
-  int iterations = 1;
+  int iterations = 5;  // NetperfSuite iterations per test (seed 003 runs 10 to 20)
+  netperf_config netperf;
+  latency_config latency;
   sim_config sim;
 
   // The duration set selected by duration_set_name.

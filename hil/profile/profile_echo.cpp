@@ -80,6 +80,8 @@ void put_durations(std::string& out, std::string_view name, const duration_set& 
   put(out, "udp_seconds", d.udp_seconds);
   put(out, "txrx_seconds", d.txrx_seconds);
   put(out, "interval_seconds", d.interval_seconds);
+  put(out, "netperf_seconds", d.netperf_seconds);
+  put(out, "latency_seconds", d.latency_seconds);
 }
 
 }  // namespace
@@ -122,6 +124,20 @@ std::string echo(const profile& p) {
   out += "\n[run]\n";
   put(out, "durations", toml_string(p.duration_set_name));
   put(out, "iterations", p.iterations);
+  out += "\n[netperf]\n";
+  put(out, "request_size", p.netperf.request_size);
+  put(out, "response_size", p.netperf.response_size);
+  put(out, "confidence_level", p.netperf.confidence_level);
+  put(out, "confidence_width_percent", float_text(p.netperf.confidence_width_percent));
+  put(out, "tcp_stream_mbps", float_text(p.netperf.tcp_stream_mbps));
+  put(out, "tcp_maerts_mbps", float_text(p.netperf.tcp_maerts_mbps));
+  put(out, "udp_stream_mbps", float_text(p.netperf.udp_stream_mbps));
+  put(out, "tcp_rr_per_second", float_text(p.netperf.tcp_rr_per_second));
+  put(out, "tcp_crr_per_second", float_text(p.netperf.tcp_crr_per_second));
+  put(out, "udp_rr_per_second", float_text(p.netperf.udp_rr_per_second));
+  out += "\n[latency]\n";
+  put(out, "load_streams", p.latency.load_streams);
+  put(out, "loaded_p99_ms", float_text(p.latency.loaded_p99_ms));
   out += "\n[sim]\n";
   put(out, "bench", toml_string(p.sim.bench));
   put(out, "peer_interface", toml_string(p.sim.peer_interface));

@@ -161,6 +161,19 @@ class value_reader {
     }
     return number;
   }
+  // An integer or float of at least 0 (0 = no limit).
+  [[nodiscard]] std::optional<double> optional_limit() const {
+    std::optional<double> number;
+    if (const auto* i = node_.as_integer()) number = static_cast<double>(i->get());
+    if (const auto* f = node_.as_floating_point()) number = f->get();
+    if (!number) {
+      fail(fmt::format("expected a number, got {}", type_phrase(node_.type())));
+    } else if (!std::isfinite(*number) || *number < 0.0) {
+      fail(fmt::format("must be 0 (not checked) or more, got {}", *number));
+      number.reset();
+    }
+    return number;
+  }
   // A string for which is_valid holds; rule says what a valid one looks like.
   [[nodiscard]] std::optional<std::string> string_where(bool (*is_valid)(std::string_view),
                                                         std::string_view rule) const {
@@ -392,12 +405,37 @@ constexpr std::array<key_spec<mtu_config>, 3> mtu_keys{{
 }};
 
 constexpr std::int64_t max_seconds = 86400;  // one day
-constexpr std::array<key_spec<duration_set>, 4> duration_keys{{
+constexpr std::array<key_spec<duration_set>, 6> duration_keys{{
     {"tcp_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.tcp_seconds); }},
     {"udp_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.udp_seconds); }},
     {"txrx_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.txrx_seconds); }},
     {"interval_seconds",
      [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.interval_seconds); }},
+    {"netperf_seconds",
+     [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.netperf_seconds); }},
+    {"latency_seconds",
+     [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.latency_seconds); }},
+}};
+
+constexpr std::int64_t max_message = 1 << 20;  // the hilperf extension's largest request/response
+constexpr std::array<key_spec<netperf_config>, 10> netperf_keys{{
+    {"request_size", [](auto& r, auto& n) { store(r.integer(1, max_message), n.request_size); }},
+    {"response_size", [](auto& r, auto& n) { store(r.integer(1, max_message), n.response_size); }},
+    {"confidence_level", [](auto& r, auto& n) { store(r.integer(50, 99), n.confidence_level); }},
+    {"confidence_width_percent",
+     [](auto& r, auto& n) { store(r.positive_number(100.0), n.confidence_width_percent); }},
+    {"tcp_stream_mbps", [](auto& r, auto& n) { store(r.optional_limit(), n.tcp_stream_mbps); }},
+    {"tcp_maerts_mbps", [](auto& r, auto& n) { store(r.optional_limit(), n.tcp_maerts_mbps); }},
+    {"udp_stream_mbps", [](auto& r, auto& n) { store(r.optional_limit(), n.udp_stream_mbps); }},
+    {"tcp_rr_per_second", [](auto& r, auto& n) { store(r.optional_limit(), n.tcp_rr_per_second); }},
+    {"tcp_crr_per_second",
+     [](auto& r, auto& n) { store(r.optional_limit(), n.tcp_crr_per_second); }},
+    {"udp_rr_per_second", [](auto& r, auto& n) { store(r.optional_limit(), n.udp_rr_per_second); }},
+}};
+
+constexpr std::array<key_spec<latency_config>, 2> latency_keys{{
+    {"load_streams", [](auto& r, auto& l) { store(r.integer(1, 64), l.load_streams); }},
+    {"loaded_p99_ms", [](auto& r, auto& l) { store(r.positive_number(), l.loaded_p99_ms); }},
 }};
 
 constexpr std::array<key_spec<profile>, 2> duration_set_keys{{
@@ -408,7 +446,7 @@ constexpr std::array<key_spec<profile>, 2> duration_set_keys{{
 constexpr std::array<key_spec<profile>, 2> run_keys{{
     {"durations",
      [](auto& r, auto& p) { store(r.choice(duration_set_names), p.duration_set_name); }},
-    {"iterations", [](auto& r, auto& p) { store(r.integer(1, 1000), p.iterations); }},
+    {"iterations", [](auto& r, auto& p) { store(r.integer(1, 100), p.iterations); }},
 }};
 
 // [sim] is validated in every mode (a typo is a typo), though only sim mode uses it.
@@ -425,7 +463,7 @@ constexpr std::array<key_spec<sim_config>, 4> sim_keys{{
     {"peer_mtu", [](auto& r, auto& s) { store(r.integer(min_mtu, max_mtu), s.peer_mtu); }},
 }};
 
-constexpr std::array<key_spec<profile>, 8> top_keys{{
+constexpr std::array<key_spec<profile>, 10> top_keys{{
     {"dut", [](auto& r, auto& p) { read_table(r, dut_keys, p.dut); }},
     {"peer", [](auto& r, auto& p) { read_table(r, peer_keys, p.peer); }},
     {"link", [](auto& r, auto& p) { read_table(r, link_keys, p.link); }},
@@ -434,6 +472,8 @@ constexpr std::array<key_spec<profile>, 8> top_keys{{
     {"durations", [](auto& r, auto& p) { read_table(r, duration_set_keys, p); }},
     {"run", [](auto& r, auto& p) { read_table(r, run_keys, p); }},
     {"sim", [](auto& r, auto& p) { read_table(r, sim_keys, p.sim); }},
+    {"netperf", [](auto& r, auto& p) { read_table(r, netperf_keys, p.netperf); }},
+    {"latency", [](auto& r, auto& p) { read_table(r, latency_keys, p.latency); }},
 }};
 
 // Keys without which no check can run, and an example of each.

@@ -1,56 +1,66 @@
-// hilperf-report: turns the JSON results of a run (one record per case, JSON lines) into a
-// summary table. Reads JSON only, never the human-readable logs (STYLE.md rule 9).
-// Exit codes: 0 every recorded case passed, 1 some failed, 2 bad input.
+// hilperf-report: turns the JSON results of a run (one record per case, JSON lines) into a console
+// summary table, or into Markdown, DokuWiki and a self-contained HTML page (hil/report). Reads JSON
+// only, never the human-readable logs (STYLE.md rule 9).
+// Exit codes: 0 every recorded case passed, 1 some failed, 2 bad input or an unwritable output.
+#include <cerrno>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <system_error>
 
-#include <fmt/format.h>
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
+
+#include "hil/report/html_report.hpp"
+#include "hil/report/report_model.hpp"
+#include "hil/report/results_file.hpp"
+#include "hil/report/tables.hpp"
 
 namespace {
 
-// Shortens text to width characters for the table.
-std::string fit(std::string text, std::size_t width) {
-  if (text.size() > width) text = text.substr(0, width - 3) + "...";
-  return text;
+// Writes text to file, or to stdout when file is "-"; throws std::system_error when it cannot.
+void write_output(const std::string& file, const std::string& text) {
+  if (file == "-") {
+    std::cout << text << std::flush;
+    return;
+  }
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (out) out << text;
+  out.close();
+  if (!out) throw std::system_error(errno, std::generic_category(), "cannot write " + file);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app("hilperf-report: summary of a hil run's JSON results");
+  CLI::App app("hilperf-report: summary and reports of a hil run's JSON results");
   std::string file;
+  std::string markdown, dokuwiki, html;
+  std::string title = "hilperf report";
   app.add_option("results", file, "the results file (JSON lines)")->required();
+  app.add_option("--markdown", markdown, "write a Markdown report to FILE ('-': stdout)")
+      ->option_text("FILE");
+  app.add_option("--dokuwiki", dokuwiki, "write a DokuWiki report to FILE ('-': stdout)")
+      ->option_text("FILE");
+  app.add_option("--html", html, "write a self-contained HTML report to FILE ('-': stdout)")
+      ->option_text("FILE");
+  app.add_option("--title", title, "the reports' title")->option_text("TEXT");
   CLI11_PARSE(app, argc, argv);
-  std::ifstream in(file);
-  if (!in) {
-    std::cerr << "hilperf-report: cannot read " << file << " (did the suite run?)\n";
+  try {
+    const auto records = hil::report::read_results(file);
+    const auto model = hil::report::build_model(records);
+    if (markdown.empty() && dokuwiki.empty() && html.empty()) {
+      std::cout << hil::report::console_summary(records);
+    }
+    if (!markdown.empty()) {
+      write_output(markdown, hil::report::markdown_document(title, records, model));
+    }
+    if (!dokuwiki.empty()) {
+      write_output(dokuwiki, hil::report::dokuwiki_document(title, records, model));
+    }
+    if (!html.empty()) write_output(html, hil::report::render_html(records, model, {title, file}));
+    return hil::report::count_failed(records) == 0 ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "hilperf-report: " << e.what() << '\n';
     return 2;
   }
-  std::cout << fmt::format("| {:<52} | {:<7} | {:<48} | {:<40} |\n", "case", "verdict", "measured",
-                           "limit");
-  std::cout << fmt::format("|{:-<54}|{:-<9}|{:-<50}|{:-<42}|\n", "", "", "", "");
-  int failed = 0;
-  int total = 0;
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (line.empty()) continue;
-    nlohmann::json r;
-    try {
-      r = nlohmann::json::parse(line);
-    } catch (const std::exception& e) {
-      std::cerr << "hilperf-report: " << file << ":" << n << ": not JSON: " << e.what() << '\n';
-      return 2;
-    }
-    const bool pass = r.value("pass", false);
-    ++total;
-    failed += pass ? 0 : 1;
-    std::cout << fmt::format("| {:<52} | {:<7} | {:<48} | {:<40} |\n",
-                             fit(r.value("case", "?"), 52), pass ? "pass" : "FAIL",
-                             fit(r.value("observed", ""), 48), fit(r.value("limit", ""), 40));
-  }
-  std::cout << fmt::format("\n{} recorded checks, {} failed\n", total, failed);
-  return failed == 0 ? 0 : 1;
 }

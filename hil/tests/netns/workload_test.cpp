@@ -103,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(
                       rr_case{"TcpRrLarge", workload::tcp_rr, false, 1000, 65536},
                       rr_case{"TcpCrrLarge", workload::tcp_crr, false, 200, 20000},
                       rr_case{"UdpRrLarge", workload::udp_rr, false, 1200, 1472}),
-    [](const auto& info) { return info.param.name; });
+    [](const auto& param_info) { return param_info.param.name; });
 
 TEST(WorkloadLoad, LatencyGrowsUnderRrulLoadOnAShapedLink) {
   const auto peer = start_peer();
@@ -169,9 +169,9 @@ INSTANTIATE_TEST_SUITE_P(Faults, WorkloadPeerGone,
                                            std::pair{workload::tcp_crr, SIGSTOP},
                                            std::pair{workload::tcp_rr, SIGKILL},
                                            std::pair{workload::tcp_crr, SIGKILL}),
-                         [](const auto& info) {
-                           return std::string(hil::measure::workload_name(info.param.first)) +
-                                  (info.param.second == SIGKILL ? "Killed" : "Frozen");
+                         [](const auto& param_info) {
+                           return std::string(hil::measure::workload_name(param_info.param.first)) +
+                                  (param_info.param.second == SIGKILL ? "Killed" : "Frozen");
                          });
 
 }  // namespace

@@ -213,8 +213,39 @@ TEST_F(ProfileDefaults, KeysNotGivenKeepStructDefaults) {
   EXPECT_EQ(p.nightly.tcp_seconds, 600);
   EXPECT_EQ(p.duration_set_name, "quick");
   EXPECT_EQ(&p.durations(), &p.quick);
-  EXPECT_EQ(p.iterations, 1);
+  EXPECT_EQ(p.iterations, 5);
+  EXPECT_EQ(p.quick.netperf_seconds, 2);
+  EXPECT_EQ(p.nightly.latency_seconds, 30);
+  EXPECT_EQ(p.netperf.request_size, 1);
+  EXPECT_EQ(p.netperf.confidence_level, 99);
+  EXPECT_EQ(p.netperf.tcp_rr_per_second, 0.0) << "netperf minimums are opt-in";
+  EXPECT_EQ(p.latency.load_streams, 4);
+  EXPECT_EQ(p.latency.loaded_p99_ms, 50.0);
   EXPECT_EQ(p.sim.bench, "hp0");
+}
+
+TEST_F(ProfileDefaults, NetperfAndLatencyKeysAreValidatedInOnePass) {
+  try {
+    (void)parse_profile(minimal_with(R"([netperf]
+request_size = 0
+tcp_rr_per_second = -1
+confidence_level = 100
+tcp_rr_per_secnd = 5
+
+[latency]
+loaded_p99_ms = 0
+)"),
+                        "t.toml");
+    FAIL() << "four mistakes must be refused";
+  } catch (const profile_error& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(contains(what, "netperf.request_size")) << what;
+    EXPECT_TRUE(contains(what, "netperf.tcp_rr_per_second: must be 0 (not checked) or more"))
+        << what;
+    EXPECT_TRUE(contains(what, "netperf.confidence_level")) << what;
+    EXPECT_TRUE(contains(what, "netperf.tcp_rr_per_secnd")) << what;
+    EXPECT_TRUE(contains(what, "latency.loaded_p99_ms")) << what;
+  }
 }
 
 TEST_F(ProfileDefaults, MbpsThresholdsAcceptIntegers) {

@@ -1,0 +1,91 @@
+// The typed sections a report shows, picked out of the run's records: the netperf table, throughput
+// per interval, latency percentiles and CDFs, datagram counts per MTU tier. Extraction is tolerant:
+// a record without the figures a section needs is simply not in that section. Nothing here
+// formats text; the table and HTML writers only serialise these types.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "hil/report/results_file.hpp"
+
+namespace hil::report {
+
+// netperf's tests in the order its results pages list them (seed 003).
+inline constexpr std::array<std::string_view, 6> netperf_tests{
+    "TCP_STREAM", "UDP_STREAM", "TCP_MAERTS", "TCP_RR", "TCP_CRR", "UDP_RR"};
+
+// A latency distribution's summary in microseconds; each key may be missing from the record.
+struct latency_figures {
+  std::optional<double> count, min, mean, p50, p90, p99, p999, max;
+};
+
+// Cumulative distribution: (microseconds, fraction of samples at or below) in rising order.
+using cdf_points = std::vector<std::pair<double, double>>;
+
+// One netperf test's iterations (figures of a Workload/NetperfSuite.Iterations/<test> record).
+struct netperf_row {
+  std::string test;                        // "TCP_RR"
+  std::string unit;                        // "trans/s" or "Mbit/s"; empty when not recorded
+  bool recorded = false;                   // false: no record (e.g. RR skipped on stock iperf3)
+  bool pass = false;                       // the record's verdict
+  std::vector<double> iterations;          // one value per iteration, in run order
+  std::optional<double> average;           // as recorded
+  std::optional<double> ci_half_width;     // ± of the confidence interval, in unit
+  std::optional<double> confidence_level;  // percent, e.g. 99
+  std::optional<bool> confidence_met;      // whether the interval met the requested width
+  std::optional<latency_figures> latency;  // RR tests
+  cdf_points latency_cdf;                  // RR tests
+  std::vector<std::vector<double>> interval_mbps;  // stream tests: per iteration, per interval
+};
+
+// Per-interval throughput of one TCP case, or of one iteration of a netperf stream test.
+struct throughput_series {
+  std::string group;          // what the series belongs to: "TCP throughput" or the netperf test
+  std::string label;          // "DutTransmits", "iteration 1"
+  std::vector<double> mbits;  // Mbit/s per interval
+};
+
+// A labelled latency distribution (an RR test, or idle / loaded of LatencyUnderLoad).
+struct latency_set {
+  std::string label;  // "TCP_RR", "idle", "loaded"
+  latency_figures latency;
+  cdf_points cdf;  // may be empty
+};
+
+// The load of LatencyUnderLoad while the loaded latency was measured.
+struct load_figures {
+  std::optional<double> up_mbps, down_mbps, streams;
+};
+
+// Datagrams counted at one MTU tier, by the per-tier case and by the count check.
+struct mtu_datagrams {
+  int mtu = 0;
+  std::optional<double> sent;     // UdpZeroLoss datagrams_sent
+  std::optional<double> lost;     // UdpZeroLoss lost
+  std::optional<double> counted;  // DatagramCounts datagrams_mtu<N>
+};
+
+// Everything the report sections show.
+struct report_model {
+  std::vector<netperf_row> netperf;  // netperf order; empty when the run had no netperf record
+  std::vector<throughput_series> throughput;
+  std::vector<latency_set> latency;      // RR tests in netperf order, then idle and loaded
+  std::optional<load_figures> load;      // present with a LatencyUnderLoad record
+  std::vector<mtu_datagrams> datagrams;  // rising MTU
+};
+
+// The sections of records. Pure: same records, same model.
+[[nodiscard]] report_model build_model(const std::vector<result_record>& records);
+
+// The netperf test a record carries (figures.test, one of netperf_tests), or empty.
+[[nodiscard]] std::string_view netperf_test_of(const result_record& r);
+
+// The part of a gtest name after its last '/' or '.', e.g. "DutTransmits", "mtu1500".
+[[nodiscard]] std::string short_case_name(std::string_view case_name);
+
+}  // namespace hil::report

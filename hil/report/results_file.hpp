@@ -1,0 +1,60 @@
+// The results file of a hil run: one JSON object per case, one per line (written by
+// fixtures/results.cpp). This is the only input reports are built from (STYLE.md rule 9).
+//
+//   {"case":"MtuTier/UdpZeroLoss.NoDatagramLost/mtu1500","check":"UdpZeroLoss","pass":true,
+//    "observed":"…","limit":"…","cause":"","figures":{…},"counters":{…},"time":"…"}
+//
+// Reading is tolerant of missing keys (a record without "figures" simply has none) and strict about
+// syntax: a line that is not a JSON object is an error naming the file and line.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <istream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hil::report {
+
+// One case's record; absent keys leave the defaults.
+struct result_record {
+  std::size_t line = 0;   // 1-based line in the results file
+  std::string case_name;  // "case": full gtest name, "?" when absent
+  std::string check;      // "check"
+  bool pass = false;      // "pass"; a record without a verdict counts as failed
+  std::string observed;   // "observed"
+  std::string limit;      // "limit"
+  std::string cause;      // "cause": the likely cause when failed, may be empty
+  std::string time;       // "time": ISO 8601 UTC
+  nlohmann::json figures = nlohmann::json::object();  // "figures": measured numbers by name
+  nlohmann::json counters;                            // "counters": DUT counter deltas, or null
+};
+
+// A results file that is not JSON lines; what() reads "<file>:<line>: <problem>".
+class results_format_error : public std::runtime_error {
+ public:
+  // Builds the message from where the problem is and what it is.
+  results_format_error(std::string_view source, std::size_t line, std::string_view problem);
+  // The 1-based line the problem is on.
+  [[nodiscard]] std::size_t line() const noexcept { return line_; }
+
+ private:
+  std::size_t line_;  // 1-based
+};
+
+// Records of every non-blank line of in, in order; source names the input in errors. Throws
+// results_format_error on the first line that is not a JSON object.
+[[nodiscard]] std::vector<result_record> parse_results(std::istream& in, std::string_view source);
+
+// Records of the file at path. Throws std::system_error ("cannot read <path> (did the suite run?)")
+// when it cannot be opened, results_format_error on a bad line.
+[[nodiscard]] std::vector<result_record> read_results(const std::filesystem::path& path);
+
+// Number of records whose check failed.
+[[nodiscard]] std::size_t count_failed(const std::vector<result_record>& records);
+
+}  // namespace hil::report

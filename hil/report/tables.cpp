@@ -1,0 +1,163 @@
+#include "hil/report/tables.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "hil/report/markup.hpp"
+
+namespace hil::report {
+
+namespace {
+
+std::size_t iteration_columns(const std::vector<netperf_row>& rows) {
+  std::size_t n = 0;
+  for (const auto& r : rows) n = std::max(n, r.iterations.size());
+  return n;
+}
+
+// "±CI (99 %)" with the confidence level of the first row that recorded one.
+std::string ci_header(const std::vector<netperf_row>& rows) {
+  for (const auto& r : rows) {
+    if (r.confidence_level) return fmt::format("±CI ({:g} %)", *r.confidence_level);
+  }
+  return "±CI (99 %)";
+}
+
+std::vector<std::string> netperf_cells(const netperf_row& row, std::size_t columns) {
+  std::vector<std::string> c{row.test};
+  for (std::size_t i = 0; i < columns; ++i) {
+    c.push_back(i < row.iterations.size() ? format_number(row.iterations[i]) : "");
+  }
+  if (row.average) {
+    c.push_back(format_number(*row.average));
+  } else {
+    c.push_back(row.recorded ? "failed" : "not run");
+  }
+  std::string ci;
+  if (row.ci_half_width) {
+    ci = "±" + format_number(*row.ci_half_width, row.average.value_or(*row.ci_half_width));
+    if (row.confidence_met == false) ci += " (not met)";
+  }
+  c.push_back(ci);
+  c.push_back(row.unit);
+  return c;
+}
+
+std::string verdict_text(bool pass) { return pass ? "pass" : "**FAIL**"; }
+
+}  // namespace
+
+text_grid netperf_grid(const std::vector<netperf_row>& rows) {
+  text_grid g;
+  const std::size_t columns = iteration_columns(rows);
+  g.header.emplace_back("test");
+  for (std::size_t i = 1; i <= columns; ++i) g.header.push_back(std::to_string(i));
+  g.header.emplace_back("Average");
+  g.header.push_back(ci_header(rows));
+  g.header.emplace_back("unit");
+  for (const auto& row : rows) g.rows.push_back(netperf_cells(row, columns));
+  return g;
+}
+
+std::string netperf_markdown(const std::vector<netperf_row>& rows) {
+  if (rows.empty()) return {};
+  const auto g = netperf_grid(rows);
+  std::string out = "|";
+  std::string rule = "|";
+  for (std::size_t i = 0; i < g.header.size(); ++i) {
+    out += " " + escape_markdown(g.header[i]) + " |";
+    // The test name and the unit are text (left), the rest numbers (right).
+    rule += i == 0 || i + 1 == g.header.size() ? ":---|" : "---:|";
+  }
+  out += "\n" + rule + "\n";
+  for (const auto& row : g.rows) {
+    out += "|";
+    for (const auto& cell : row) out += " " + escape_markdown(cell) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+std::string netperf_dokuwiki(const std::vector<netperf_row>& rows) {
+  if (rows.empty()) return {};
+  const auto g = netperf_grid(rows);
+  std::string out = "^";
+  for (const auto& h : g.header) out += " " + escape_dokuwiki(h) + " ^";
+  out += "\n";
+  for (const auto& row : g.rows) {
+    out += "|";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      // Two spaces before the text right-align a DokuWiki cell, as numbers should be.
+      const bool number = i != 0 && i + 1 != row.size();
+      out += (number ? "  " : " ") + escape_dokuwiki(row[i]) + " |";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string checks_markdown(const std::vector<result_record>& records) {
+  std::string out = "| case | verdict | measured | limit |\n|:---|:---|:---|:---|\n";
+  for (const auto& r : records) {
+    out += fmt::format("| {} | {} | {} | {} |\n", escape_markdown(r.case_name),
+                       verdict_text(r.pass), escape_markdown(r.observed), escape_markdown(r.limit));
+  }
+  return out;
+}
+
+std::string checks_dokuwiki(const std::vector<result_record>& records) {
+  std::string out = "^ case ^ verdict ^ measured ^ limit ^\n";
+  for (const auto& r : records) {
+    out += fmt::format("| {} | {} | {} | {} |\n", escape_dokuwiki(r.case_name),
+                       verdict_text(r.pass), escape_dokuwiki(r.observed), escape_dokuwiki(r.limit));
+  }
+  return out;
+}
+
+std::string markdown_document(std::string_view title, const std::vector<result_record>& records,
+                              const report_model& model) {
+  std::string out = fmt::format("# {}\n\n{} recorded checks, {} failed.\n\n",
+                                escape_markdown(title), records.size(), count_failed(records));
+  if (!model.netperf.empty()) out += "## netperf\n\n" + netperf_markdown(model.netperf) + "\n";
+  out += "## Checks\n\n" + checks_markdown(records);
+  return out;
+}
+
+std::string dokuwiki_document(std::string_view title, const std::vector<result_record>& records,
+                              const report_model& model) {
+  std::string out = fmt::format("====== {} ======\n\n{} recorded checks, {} failed.\n\n",
+                                escape_dokuwiki(title), records.size(), count_failed(records));
+  if (!model.netperf.empty())
+    out += "===== netperf =====\n\n" + netperf_dokuwiki(model.netperf) + "\n";
+  out += "===== Checks =====\n\n" + checks_dokuwiki(records);
+  return out;
+}
+
+std::string console_summary(const std::vector<result_record>& records) {
+  // text cut to width characters (whole UTF-8 code points) and padded to width.
+  const auto cell = [](const std::string& text, std::size_t width) {
+    std::string out;
+    std::size_t shown = 0;
+    const bool cut = display_width(text) > width;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const bool starts = (static_cast<unsigned char>(text[i]) & 0xC0U) != 0x80U;
+      if (starts && shown == (cut ? width - 3 : width)) break;
+      shown += starts ? 1 : 0;
+      out += text[i];
+    }
+    if (cut) out += "...";
+    return out + std::string(width - display_width(out), ' ');
+  };
+  std::string out =
+      fmt::format("| {:<52} | {:<7} | {:<48} | {:<40} |\n", "case", "verdict", "measured", "limit");
+  out += fmt::format("|{:-<54}|{:-<9}|{:-<50}|{:-<42}|\n", "", "", "", "");
+  for (const auto& r : records) {
+    out += fmt::format("| {} | {:<7} | {} | {} |\n", cell(r.case_name, 52),
+                       r.pass ? "pass" : "FAIL", cell(r.observed, 48), cell(r.limit, 40));
+  }
+  out += fmt::format("\n{} recorded checks, {} failed\n", records.size(), count_failed(records));
+  return out;
+}
+
+}  // namespace hil::report

@@ -1,0 +1,57 @@
+// Text tables of a run: the netperf table in the layout of netperf results pages (seed 003: one row
+// per test in netperf order, each iteration's value, then the average), the checks table (case,
+// verdict, measured, limit), in Markdown and DokuWiki, and the plain console summary.
+//
+//   | test       |     1 |     2 | … | Average | ±CI (99 %) | unit   |
+//   | TCP_STREAM | 941.2 | 940.8 | … |   941.0 |       ±0.4 | Mbit/s |
+//
+// A netperf test without a record (an RR test skipped against stock iperf3) gets "not run" as its
+// average, one recorded without values "failed" (as netperf pages show). Pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hil/report/report_model.hpp"
+#include "hil/report/results_file.hpp"
+
+namespace hil::report {
+
+// A table as plain, unescaped cell text: each writer escapes for its own markup.
+struct text_grid {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;  // each as wide as header
+};
+
+// The netperf table's cells: test, one column per iteration (the longest row's count; shorter
+// rows padded with empty cells), Average, ±CI, unit.
+[[nodiscard]] text_grid netperf_grid(const std::vector<netperf_row>& rows);
+
+// The netperf table in GitHub Markdown; empty when rows is empty.
+[[nodiscard]] std::string netperf_markdown(const std::vector<netperf_row>& rows);
+
+// The netperf table in DokuWiki syntax; empty when rows is empty.
+[[nodiscard]] std::string netperf_dokuwiki(const std::vector<netperf_row>& rows);
+
+// Every record as case | verdict | measured | limit, in GitHub Markdown, in file order.
+[[nodiscard]] std::string checks_markdown(const std::vector<result_record>& records);
+
+// Every record as case | verdict | measured | limit, in DokuWiki syntax, in file order.
+[[nodiscard]] std::string checks_dokuwiki(const std::vector<result_record>& records);
+
+// A Markdown page: title, the count of checks and failures, the netperf table, the checks table.
+[[nodiscard]] std::string markdown_document(std::string_view title,
+                                            const std::vector<result_record>& records,
+                                            const report_model& model);
+
+// The same page in DokuWiki syntax, to paste into a results wiki page like seed 003's.
+[[nodiscard]] std::string dokuwiki_document(std::string_view title,
+                                            const std::vector<result_record>& records,
+                                            const report_model& model);
+
+// The fixed-width console summary ci/run-hil prints: one row per record, then
+// "<N> recorded checks, <F> failed".
+[[nodiscard]] std::string console_summary(const std::vector<result_record>& records);
+
+}  // namespace hil::report

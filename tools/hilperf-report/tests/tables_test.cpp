@@ -1,0 +1,123 @@
+#include "hil/report/tables.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "report_data.hpp"
+
+namespace hil::report {
+namespace {
+
+using ::testing::HasSubstr;
+
+class Tables : public ::testing::Test {
+ protected:
+  std::vector<result_record> records_ = test::recorded_results();
+  report_model model_ = build_model(records_);
+};
+
+TEST_F(Tables, NetperfMarkdownFollowsTheNetperfPageLayout) {
+  EXPECT_EQ(
+      netperf_markdown(model_.netperf),
+      "| test | 1 | 2 | 3 | 4 | 5 | Average | ±CI (99 %) | unit |\n"
+      "|:---|---:|---:|---:|---:|---:|---:|---:|:---|\n"
+      "| TCP_STREAM | 941.3 | 941.5 | 941.3 | 941.5 | 940.9 | 941.3 | ±0.5 | Mbit/s |\n"
+      "| UDP_STREAM | 957.5 | 955.8 | 955.3 | 956.5 | 955.2 | 956.1 | ±2.0 (not met) | Mbit/s |\n"
+      "| TCP_MAERTS | 938.3 | 938.5 | 939.2 | 937.8 | 938.8 | 938.5 | ±1.1 | Mbit/s |\n"
+      "| TCP_RR | 12004.2 | 11995.5 | 11987.4 | 12012.5 | 12000.7 | 12000.1 | ±19.4 | trans/s |\n"
+      "| TCP_CRR | 4230.6 | 4220.2 | 4211.5 | 4197.7 | 4200.9 | 4212.2 | ±28.0 | trans/s |\n"
+      "| UDP_RR | 13466.6 | 13458.6 | 13484.6 | 13469.6 | 13495.7 | 13475.0 | ±30.7 | trans/s |\n");
+}
+
+TEST_F(Tables, NetperfDokuwikiRightAlignsTheNumbers) {
+  EXPECT_EQ(
+      netperf_dokuwiki(model_.netperf),
+      "^ test ^ 1 ^ 2 ^ 3 ^ 4 ^ 5 ^ Average ^ ±CI (99 %) ^ unit ^\n"
+      "| TCP_STREAM |  941.3 |  941.5 |  941.3 |  941.5 |  940.9 |  941.3 |  ±0.5 | Mbit/s |\n"
+      "| UDP_STREAM |  957.5 |  955.8 |  955.3 |  956.5 |  955.2 |  956.1 |  ±2.0 (not met) "
+      "| Mbit/s |\n"
+      "| TCP_MAERTS |  938.3 |  938.5 |  939.2 |  937.8 |  938.8 |  938.5 |  ±1.1 | Mbit/s |\n"
+      "| TCP_RR |  12004.2 |  11995.5 |  11987.4 |  12012.5 |  12000.7 |  12000.1 |  ±19.4 "
+      "| trans/s |\n"
+      "| TCP_CRR |  4230.6 |  4220.2 |  4211.5 |  4197.7 |  4200.9 |  4212.2 |  ±28.0 "
+      "| trans/s |\n"
+      "| UDP_RR |  13466.6 |  13458.6 |  13484.6 |  13469.6 |  13495.7 |  13475.0 |  ±30.7 "
+      "| trans/s |\n");
+}
+
+TEST_F(Tables, ChecksMarkdownEscapesRecordedText) {
+  const std::vector<result_record> two(records_.begin() + 2, records_.begin() + 4);
+  EXPECT_EQ(checks_markdown(two),
+            "| case | verdict | measured | limit |\n"
+            "|:---|:---|:---|:---|\n"
+            "| Direction/TcpThroughput.MeetsLimit/DutTransmits | pass | 941.2 Mbit/s "
+            "| ≥ 940 Mbit/s |\n"
+            "| Direction/TcpThroughput.MeetsLimit/DutReceives | **FAIL** "
+            "| 861.7 Mbit/s &lt;b&gt;&amp;\"below\"&lt;/b&gt; \\| 8.3 short | ≥ 870 Mbit/s |\n");
+}
+
+TEST_F(Tables, ChecksDokuwikiWrapsMarkupInNowiki) {
+  const std::vector<result_record> two(records_.begin() + 2, records_.begin() + 4);
+  EXPECT_EQ(checks_dokuwiki(two),
+            "^ case ^ verdict ^ measured ^ limit ^\n"
+            "| Direction/TcpThroughput.MeetsLimit/DutTransmits | pass | 941.2 Mbit/s "
+            "| ≥ 940 Mbit/s |\n"
+            "| Direction/TcpThroughput.MeetsLimit/DutReceives | **FAIL** "
+            "| %%861.7 Mbit/s <b>&\"below\"</b> | 8.3 short%% | ≥ 870 Mbit/s |\n");
+}
+
+TEST_F(Tables, DocumentsCarryTitleCountsAndBothTables) {
+  const auto md = markdown_document("Bench A", records_, model_);
+  EXPECT_THAT(md,
+              HasSubstr("# Bench A\n\n15 recorded checks, 2 failed.\n\n## netperf\n\n| test |"));
+  EXPECT_THAT(md, HasSubstr("## Checks\n\n| case | verdict | measured | limit |"));
+  const auto wiki = dokuwiki_document("Bench A", records_, model_);
+  EXPECT_THAT(wiki, HasSubstr("====== Bench A ======\n\n15 recorded checks, 2 failed.\n\n"
+                              "===== netperf =====\n\n^ test ^"));
+  EXPECT_THAT(wiki, HasSubstr("===== Checks =====\n\n^ case ^ verdict ^"));
+}
+
+TEST(TablesRows, MissingTestsReadNotRunAndShortRowsArePadded) {
+  const auto records = test::records_of(
+      R"({"case":"W/NetperfSuite.Iterations/TCP_RR","pass":false,"figures":{"test":"TCP_RR",)"
+      R"("unit":"trans/s","iterations":[256,257,251],"average":254.7,"ci_half_width":4.2,)"
+      R"("confidence_level":95,"confidence_met":false}})"
+      "\n"
+      R"({"case":"W/NetperfSuite.Iterations/UDP_STREAM","pass":false,"figures":{"test":"UDP_STREAM",)"
+      R"("unit":"Mbit/s","iterations":[24.5]}})"
+      "\n");
+  EXPECT_EQ(netperf_markdown(build_model(records).netperf),
+            "| test | 1 | 2 | 3 | Average | ±CI (95 %) | unit |\n"
+            "|:---|---:|---:|---:|---:|---:|:---|\n"
+            "| TCP_STREAM |  |  |  | not run |  |  |\n"
+            "| UDP_STREAM | 24.50 |  |  | failed |  | Mbit/s |\n"
+            "| TCP_MAERTS |  |  |  | not run |  |  |\n"
+            "| TCP_RR | 256.0 | 257.0 | 251.0 | 254.7 | ±4.2 (not met) | trans/s |\n"
+            "| TCP_CRR |  |  |  | not run |  |  |\n"
+            "| UDP_RR |  |  |  | not run |  |  |\n");
+}
+
+TEST(TablesRows, RunWithoutNetperfRecordsHasNoNetperfTable) {
+  const auto records = test::records_of(R"({"case":"Link.LinkState","pass":true})"
+                                        "\n");
+  const auto model = build_model(records);
+  EXPECT_TRUE(model.netperf.empty());
+  EXPECT_EQ(netperf_markdown(model.netperf), "");
+  EXPECT_THAT(markdown_document("t", records, model), ::testing::Not(HasSubstr("netperf")));
+}
+
+TEST(ConsoleSummary, KeepsTheFixedWidthLayoutWithMultibyteText) {
+  const auto records = test::records_of(
+      R"({"case":"A.B","pass":true,"observed":"941.2 Mbit/s","limit":"≥ 940 Mbit/s"})"
+      "\n"
+      R"({"case":"A.C","pass":false,"observed":"µµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµ"})"
+      "\n");
+  const auto text = console_summary(records);
+  EXPECT_THAT(text, HasSubstr("| 941.2 Mbit/s                                     "
+                              "| ≥ 940 Mbit/s                             |\n"));
+  EXPECT_THAT(text, HasSubstr("| FAIL    | µµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµ... |"));
+  EXPECT_THAT(text, HasSubstr("\n2 recorded checks, 1 failed\n"));
+}
+
+}  // namespace
+}  // namespace hil::report
