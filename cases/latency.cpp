@@ -1,14 +1,10 @@
 // Seed 000 "latency, especially under high load": TCP_RR round-trip percentiles on an idle link,
 // then again while latency.load_streams TCP streams saturate it both ways (flent's RRUL); the
-// loaded p99 must stay within latency.loaded_p99_ms. Seed 003's ICMP test: echo round trips
-// through the DUT interface with percentiles and no loss.
-#include <fmt/format.h>
-
+// loaded p99 must stay within latency.loaded_p99_ms.
 #include "fixtures/results.hpp"
 #include "fixtures/workload_fixture.hpp"
 #include "hil/measure/netperf_checks.hpp"
 #include "hil/report/workload_report.hpp"
-#include "hil/traffic/icmp_echo.hpp"
 
 namespace {
 
@@ -40,33 +36,6 @@ TEST_F(LatencyUnderLoad, P99WithinLimit) {
                                 {"load_down_mbps", std::round(loaded->load_down_bps / 1e5) / 10},
                                 {"load_streams", p.latency.load_streams}},
                                &counters());
-  EXPECT_TRUE(v.pass) << v.message();
-}
-
-class IcmpLatency : public hil::fixtures::guarded_link_test {};
-
-TEST_F(IcmpLatency, NoLossAndPercentiles) {
-  const auto& p = ctx().profile;
-  constexpr int count = 500;
-  const auto r = hil::traffic::icmp_echo(p.peer.ipv4, p.dut.interface, count, 2ms, 1s);
-  hil::measure::latency_histogram h;
-  for (const auto rtt : r.rtts) h.record(rtt);
-  const auto s = h.summarize();
-  hil::measure::verdict v;
-  v.check = "IcmpLatency";
-  v.observed =
-      fmt::format("{}/{} echo replies; round trip p50 {:.0f} us, p99 {:.0f} us, max {:.0f} us",
-                  r.received, r.sent, s.p50_us, s.p99_us, s.max_us);
-  v.limit = "every request answered";
-  v.pass = r.sent == count && r.received == r.sent;
-  if (!v.pass) {
-    v.cause = r.received == 0 ? "the peer does not answer ping: wrong address or subnet, a "
-                                "firewall dropping ICMP, or the link is down"
-                              : "echo replies lost: link errors (check the counters) or an "
-                                "overloaded peer";
-  }
-  hil::fixtures::record_result(
-      v, {{"latency_us", hil::report::latency_json(s)}, {"latency_cdf", hil::report::cdf_json(h)}});
   EXPECT_TRUE(v.pass) << v.message();
 }
 

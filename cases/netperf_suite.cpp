@@ -14,6 +14,11 @@
 #include "hil/measure/traffic_checks.hpp"
 #include "hil/report/workload_report.hpp"
 
+namespace hil::measure {
+// gtest prints a failing case's parameter by its netperf name, not its bytes.
+void PrintTo(workload w, std::ostream* os) { *os << workload_name(w); }
+}  // namespace hil::measure
+
 namespace {
 
 using hil::measure::workload;

@@ -61,7 +61,9 @@ asio::awaitable<tcp::socket> connect_control(const connect_settings& c, const tc
     } catch (const std::system_error& e) {
       ec = e.code();
     }
-    if (ec != asio::error::connection_refused || clock::now() >= give_up) {
+    // Refused, or reset by a stock server closing its old listener with us in its backlog.
+    const bool retry = ec == asio::error::connection_refused || ec == asio::error::connection_reset;
+    if (!retry || clock::now() >= give_up) {
       explain_connect_failure(ec, c);
     }
     asio::steady_timer pause(co_await asio::this_coro::executor, 100ms);

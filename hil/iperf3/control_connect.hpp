@@ -23,9 +23,9 @@ struct connect_settings {
 // The peer's endpoint; throws std::system_error naming the profile's peer address.
 asio::ip::tcp::endpoint resolve_peer(const std::string& host, std::uint16_t port);
 
-// Connects the control socket (bound as spec asks: -B, device), retrying ECONNREFUSED for a while:
-// a stock server re-creates its listener between tests. Throws std::system_error with the likely
-// cause (nothing listening, no answer, no route).
+// Connects the control socket (bound as spec asks: -B, device), retrying ECONNREFUSED and
+// ECONNRESET for a while: a stock server re-creates its listener between tests. Throws
+// std::system_error with the likely cause (nothing listening, no answer, no route).
 asio::awaitable<asio::ip::tcp::socket> connect_control(const connect_settings& c,
                                                        const asio::ip::tcp::endpoint& to,
                                                        const measure::test_spec& spec);

@@ -29,22 +29,42 @@ class workload_session {
     measure::test_spec bind;
     bind.bind_device = o_.spec.bind_device;
     const connect_settings how{o_.host, o_.port, o_.connect_timeout, o_.refused_retry};
-    control_channel ctl(co_await connect_control(how, to_, bind),
-                        fmt::format("{}:{}", o_.host, o_.port));
-    try {
-      co_return co_await exchange(ctl);
-    } catch (...) {
-      if (!done_) ctl.send_state_best_effort(state::client_terminate);
-      ctl.close();
-      throw;
+    // A server that has just finished a test (a stock one tearing down, or ours saying goodbye)
+    // can answer "busy" or reset us for a moment: retry that briefly, as the iperf3 client does.
+    const auto give_up = clock::now() + o_.busy_retry;
+    for (;;) {
+      control_channel ctl(co_await connect_control(how, to_, bind),
+                          fmt::format("{}:{}", o_.host, o_.port));
+      try {
+        co_return co_await exchange(ctl);
+      } catch (const std::system_error& e) {
+        const bool busy = e.code() == std::errc::device_or_resource_busy ||
+                          (e.code() == asio::error::connection_reset && !answered_);
+        abandon(ctl);
+        if (!busy || clock::now() >= give_up) throw;
+      } catch (...) {
+        abandon(ctl);
+        throw;
+      }
+      done_ = false;
+      answered_ = false;
+      asio::steady_timer pause(co_await asio::this_coro::executor, std::chrono::milliseconds(100));
+      co_await pause.async_wait(asio::use_awaitable);
     }
   }
 
  private:
+  // Whatever went wrong after connecting, the peer must not stay busy with us.
+  void abandon(control_channel& ctl) {
+    if (!done_) ctl.send_state_best_effort(state::client_terminate);
+    ctl.close();
+  }
+
   awaitable<measure::rr_result> exchange(control_channel& ctl) {
     co_await ctl.write_bytes(
         std::span(reinterpret_cast<const std::uint8_t*>(cookie_.data()), cookie_.size()));
     co_await expect(ctl, state::param_exchange);
+    answered_ = true;
     co_await ctl.write_frame(encode_request_params(o_.spec));
     const data_ports ports = co_await negotiate(ctl);
     // The workload itself blocks this thread: nothing else runs on the control connection
@@ -135,7 +155,8 @@ class workload_session {
   const workload_options& o_;
   tcp::endpoint to_;
   std::string cookie_;
-  bool done_ = false;  // the peer no longer expects anything from us
+  bool done_ = false;      // the peer no longer expects anything from us
+  bool answered_ = false;  // the peer sent its first state on this connection
 };
 
 }  // namespace

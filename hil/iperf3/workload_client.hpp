@@ -20,6 +20,7 @@ struct workload_options {
   measure::rr_spec spec;
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds refused_retry{3'000};
+  std::chrono::milliseconds busy_retry{1'000};  // retry a "busy" answer (a finishing server)
   std::chrono::milliseconds control_timeout{30'000};
 };
 

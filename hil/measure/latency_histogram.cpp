@@ -1,8 +1,9 @@
-// Bucket arithmetic for latency_histogram. A duration is first rounded UP to whole microseconds,
-// u = ceil(ns / 1000), so every bucket's upper edge is a whole number of microseconds that is >=
-// every sample in it (a percentile never under-reports):
+// Bucket arithmetic for latency_histogram. A duration is first rounded UP to whole units of
+// 100 ns (a tenth of a microsecond), u = ceil(ns / 100), so every bucket's upper edge is >= every
+// sample in it (a percentile never under-reports, and over-reports by less than 0.1 µs below
+// 102.4 µs):
 //
-//   index            holds u                              upper edge (µs)
+//   index            holds u                              upper edge (units of 0.1 µs)
 //   0 .. 1023        u = index                            index
 //   1024 + 512·o + j u in [2^k + j·w, 2^k + (j+1)·w),     2^k + (j+1)·w − 1
 //                    k = o + 10, w = 2^(k−9)
@@ -21,35 +22,37 @@ namespace hil::measure {
 
 namespace {
 
-constexpr std::uint64_t linear_limit_us = 1024;  // 1-µs buckets below this
-constexpr int linear_bits = 10;                  // log2(linear_limit_us)
-constexpr int sub_bucket_bits = 9;               // 512 sub-buckets per power of two
+constexpr std::int64_t unit_ns = 100;         // one unit: a tenth of a microsecond
+constexpr std::uint64_t linear_limit = 1024;  // (units) one bucket per unit below this
+constexpr int linear_bits = 10;               // log2(linear_limit)
+constexpr int sub_bucket_bits = 9;            // 512 sub-buckets per power of two
 constexpr std::uint64_t sub_buckets = std::uint64_t{1} << sub_bucket_bits;
-constexpr int top_bits = 40;  // values >= 2^40 µs clamp into the last bucket
+constexpr int top_bits = 40;  // values >= 2^40 units (30 hours) clamp into the last bucket
 constexpr std::size_t last_bucket = latency_histogram::bucket_count - 1;
 static_assert(latency_histogram::bucket_count ==
-              linear_limit_us + (top_bits - linear_bits) * sub_buckets);
+              linear_limit + (top_bits - linear_bits) * sub_buckets);
 
-// ceil(ns / 1000) for a non-negative duration, without overflow near the int64 limit.
-std::uint64_t ceil_micros(std::int64_t ns) noexcept {
+// ceil(ns / unit_ns) for a non-negative duration, without overflow near the int64 limit.
+std::uint64_t ceil_units(std::int64_t ns) noexcept {
   const auto u = static_cast<std::uint64_t>(std::max<std::int64_t>(ns, 0));
-  return u / 1000 + (u % 1000 != 0 ? 1 : 0);
+  const auto unit = static_cast<std::uint64_t>(unit_ns);
+  return u / unit + (u % unit != 0 ? 1 : 0);
 }
 
-// The bucket holding u microseconds.
-std::size_t bucket_of(std::uint64_t us) noexcept {
-  if (us < linear_limit_us) return static_cast<std::size_t>(us);
-  const int k = std::bit_width(us) - 1;  // us in [2^k, 2^(k+1))
+// The bucket holding u units.
+std::size_t bucket_of(std::uint64_t u) noexcept {
+  if (u < linear_limit) return static_cast<std::size_t>(u);
+  const int k = std::bit_width(u) - 1;  // u in [2^k, 2^(k+1))
   if (k >= top_bits) return last_bucket;
-  const std::uint64_t j = (us - (std::uint64_t{1} << k)) >> (k - sub_bucket_bits);
-  return static_cast<std::size_t>(linear_limit_us + (k - linear_bits) * sub_buckets + j);
+  const std::uint64_t j = (u - (std::uint64_t{1} << k)) >> (k - sub_bucket_bits);
+  return static_cast<std::size_t>(linear_limit + (k - linear_bits) * sub_buckets + j);
 }
 
-// The largest whole-microsecond value bucket i holds (not meaningful for the last bucket).
-std::uint64_t upper_edge_us(std::size_t i) noexcept {
-  if (i < linear_limit_us) return i;
-  const std::uint64_t o = (i - linear_limit_us) / sub_buckets;
-  const std::uint64_t j = (i - linear_limit_us) % sub_buckets;
+// The largest whole-unit value bucket i holds (not meaningful for the last bucket).
+std::uint64_t upper_edge_units(std::size_t i) noexcept {
+  if (i < linear_limit) return i;
+  const std::uint64_t o = (i - linear_limit) / sub_buckets;
+  const std::uint64_t j = (i - linear_limit) % sub_buckets;
   const int k = static_cast<int>(o) + linear_bits;
   const std::uint64_t w = std::uint64_t{1} << (k - sub_bucket_bits);
   return (std::uint64_t{1} << k) + (j + 1) * w - 1;
@@ -59,7 +62,7 @@ std::uint64_t upper_edge_us(std::size_t i) noexcept {
 // recorded; the clamped last bucket has no finite edge, so it reports the exact maximum.
 std::int64_t reported_ns(std::size_t i, std::int64_t min_ns, std::int64_t max_ns) noexcept {
   if (i == last_bucket) return max_ns;
-  const std::uint64_t edge_ns = upper_edge_us(i) * 1000;  // < 2^40 · 1000, fits in int64
+  const std::uint64_t edge_ns = upper_edge_units(i) * unit_ns;  // < 2^40 · 100, fits in int64
   return std::clamp(static_cast<std::int64_t>(edge_ns), min_ns, max_ns);
 }
 
@@ -69,7 +72,7 @@ latency_histogram::latency_histogram() : buckets_(bucket_count, 0) {}
 
 void latency_histogram::record(std::chrono::nanoseconds d) noexcept {
   const std::int64_t ns = std::max<std::int64_t>(d.count(), 0);
-  ++buckets_[bucket_of(ceil_micros(ns))];
+  ++buckets_[bucket_of(ceil_units(ns))];
   if (count_ == 0 || ns < min_ns_) min_ns_ = ns;
   if (count_ == 0 || ns > max_ns_) max_ns_ = ns;
   ++count_;

@@ -1,9 +1,9 @@
 // Latency histogram: per-transaction durations recorded in O(1) into a fixed set of buckets
 // (bounded memory, no allocation after construction), read back as percentiles and a CDF.
 //
-//   bucket layout (log-linear, as HdrHistogram): values below 1024 µs land in 1-µs buckets;
-//   above, each power of two is split into 512 sub-buckets, so a percentile is within 1 µs or
-//   0.2 % of the true value, whichever is larger, up to about 2^40 µs (12 days).
+//   bucket layout (log-linear, as HdrHistogram): values below 102.4 µs land in 0.1-µs buckets;
+//   above, each power of two is split into 512 sub-buckets, so a percentile is within 0.1 µs or
+//   0.2 % of the true value, whichever is larger, up to about 2^40 × 0.1 µs (30 hours).
 //
 // Pure code: no clocks, no sockets (STYLE.md rule 2). Not thread-safe: one writer per histogram;
 // merge() combines per-thread histograms.

@@ -128,27 +128,30 @@ void tcp_rr(const measure::rr_spec& spec, const socket_address& to, clock::time_
   }
 }
 
-// TCP_CRR: connect, hello + request, response, the peer's close; one connection per transaction.
+// TCP_CRR: connect, hello + request, response, the peer's close; one connection per transaction,
+// timed like netperf's from before connect() to the end of the connection.
 void tcp_crr(const measure::rr_spec& spec, const socket_address& to, clock::time_point end,
              measure::rr_result& r) {
   const auto hello = iperf3::encode_hello(data_kind::crr);
   std::vector<char> request(hello.begin(), hello.end());
   request.resize(hello.size() + spec.request_size, 'q');
-  std::vector<char> response(spec.response_size);
+  // One byte more than the response: the read that would take it sees the peer's close instead.
+  std::vector<char> response(spec.response_size + 1);
   try {
     for (auto now = clock::now(); now < end;) {
-      auto fd = connect_tcp(to, spec.bind_device, spec.response_timeout, spec.response_timeout);
+      auto fd =
+          connect_tcp(to, spec.bind_device, spec.response_timeout, spec.response_timeout, false);
       write_all(fd.get(), request.data(), request.size());
-      read_exact(fd.get(), response.data(), response.size());
-      const auto done = clock::now();
-      char extra = 0;
-      if (read_exact(fd.get(), &extra, 1, true)) {
+      read_exact(fd.get(), response.data(), spec.response_size);
+      if (read_exact(fd.get(), response.data() + spec.response_size, 1, true)) {
         throw std::system_error(std::make_error_code(std::errc::protocol_error),
                                 "the peer sent more than the response");
       }
+      fd.reset();
+      const auto done = clock::now();
       r.latency.record(done - now);
       ++r.transactions;
-      now = clock::now();
+      now = done;
     }
   } catch (const std::system_error& e) {
     fail_transaction(e, spec, r.transactions, to);

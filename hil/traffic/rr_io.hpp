@@ -33,10 +33,12 @@ struct socket_address {
   static socket_address parse(const std::string& host, std::uint16_t port);
 };
 
-// A TCP connection to `to` within timeout: TCP_NODELAY, bound to device when not empty, with
-// io_timeout as SO_RCVTIMEO/SO_SNDTIMEO. Throws std::system_error naming `to`.
+// A TCP connection to `to` within timeout: TCP_NODELAY unless told otherwise (a connection that
+// writes once does not need it), bound to device when not empty, with io_timeout as
+// SO_RCVTIMEO/SO_SNDTIMEO. Throws std::system_error naming `to`.
 sys::unique_fd connect_tcp(const socket_address& to, const std::string& device,
-                           std::chrono::milliseconds timeout, std::chrono::milliseconds io_timeout);
+                           std::chrono::milliseconds timeout, std::chrono::milliseconds io_timeout,
+                           bool nodelay = true);
 
 // Writes all n bytes (MSG_NOSIGNAL). Throws std::system_error; timed_out when the send timeout
 // passes with the peer not reading.

@@ -33,7 +33,11 @@ sys::unique_fd open_bound(const socket_address& local, int type) {
   if (::bind(fd.get(), any_port.get(), any_port.length) != 0) {
     sys::throw_last_errno("binding a data listener to " + any_port.to_string());
   }
-  set_io_timeouts(fd.get(), poll_ms);
+  set_io_timeouts(fd.get(), poll_ms);  // accepted connections inherit these, and TCP_NODELAY
+  if (type == SOCK_STREAM) {
+    const int nodelay = 1;
+    ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &nodelay, sizeof(nodelay));
+  }
   return fd;
 }
 
@@ -77,31 +81,33 @@ void rr_responder::accept_loop(const std::stop_token& st) {
   while (!st.stop_requested()) {
     sys::unique_fd fd(::accept4(listener_.get(), nullptr, nullptr, SOCK_CLOEXEC));
     if (!fd) continue;  // the timeout (EAGAIN), or a connection reset before accept
-    const int one = 1;
-    ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    set_io_timeouts(fd.get(), poll_ms);
     serve(std::move(fd));
   }
 }
 
 void rr_responder::serve(sys::unique_fd fd) {
-  std::array<std::uint8_t, 4> hello{};
-  try {
-    if (!read_exact(fd.get(), hello.data(), hello.size(), true)) return;
-  } catch (const std::system_error&) {
-    return;  // not one of our clients; drop it
+  // One read takes the hello and, for TCP_CRR, the request written with it.
+  std::vector<char> first(4 + spec_.request_size);
+  std::size_t have = 0;
+  while (have < 4) {
+    const ssize_t n = ::recv(fd.get(), first.data() + have, first.size() - have, 0);
+    if (n <= 0) return;  // gone, or silent past the timeout: not one of our clients
+    have += static_cast<std::size_t>(n);
   }
+  std::array<std::uint8_t, 4> hello{};
+  std::memcpy(hello.data(), first.data(), hello.size());
   const auto kind = iperf3::decode_hello(hello);
   if (!kind) return;
+  const std::size_t early = have - 4;  // request bytes that came with the hello
   if (*kind == iperf3::data_kind::crr) {
-    answer_crr(fd.get());
+    answer_crr(fd.get(), std::span(first).subspan(4), early);
     return;
   }
   const std::scoped_lock lock(mutex_);
-  connections_.emplace_back([this, kind, fd = std::move(fd)](const std::stop_token& stop) {
+  connections_.emplace_back([this, kind, early, fd = std::move(fd)](const std::stop_token& stop) {
     switch (*kind) {
       case iperf3::data_kind::rr:
-        answer_rr(fd.get(), stop);
+        answer_rr(fd.get(), early, stop);
         break;
       case iperf3::data_kind::sink:
         sink(fd.get(), stop);
@@ -113,16 +119,18 @@ void rr_responder::serve(sys::unique_fd fd) {
   });
 }
 
-void rr_responder::answer_rr(int fd, const std::stop_token& st) {
+void rr_responder::answer_rr(int fd, std::size_t have, const std::stop_token& st) {
+  // The first request's first `have` bytes were read with the hello; only their count matters.
   std::vector<char> request(spec_.request_size);
   std::vector<char> response(spec_.response_size, 'r');
-  std::size_t have = 0;
   while (!st.stop_requested()) {
-    const ssize_t n = ::recv(fd, request.data() + have, request.size() - have, 0);
-    if (idle(n)) continue;
-    if (n <= 0) return;  // the client is done (EOF) or gone
-    have += static_cast<std::size_t>(n);
-    if (have < request.size()) continue;
+    if (have < request.size()) {
+      const ssize_t n = ::recv(fd, request.data() + have, request.size() - have, 0);
+      if (idle(n)) continue;
+      if (n <= 0) return;  // the client is done (EOF) or gone
+      have += static_cast<std::size_t>(n);
+      if (have < request.size()) continue;
+    }
     have = 0;
     if (::send(fd, response.data(), response.size(), MSG_NOSIGNAL) !=
         static_cast<ssize_t>(response.size())) {
@@ -132,11 +140,10 @@ void rr_responder::answer_rr(int fd, const std::stop_token& st) {
   }
 }
 
-void rr_responder::answer_crr(int fd) {
-  std::vector<char> request(spec_.request_size);
+void rr_responder::answer_crr(int fd, std::span<char> request, std::size_t have) {
   std::vector<char> response(spec_.response_size, 'r');
   try {
-    read_exact(fd, request.data(), request.size());
+    if (have < request.size()) read_exact(fd, request.data() + have, request.size() - have);
     write_all(fd, response.data(), response.size());
     transactions_.fetch_add(1, std::memory_order_relaxed);
   } catch (const std::system_error&) {

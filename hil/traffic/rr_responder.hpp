@@ -15,6 +15,7 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -52,8 +53,8 @@ class rr_responder {
  private:
   void accept_loop(const std::stop_token& st);
   void serve(sys::unique_fd fd);
-  void answer_rr(int fd, const std::stop_token& st);
-  void answer_crr(int fd);
+  void answer_rr(int fd, std::size_t have, const std::stop_token& st);
+  void answer_crr(int fd, std::span<char> request, std::size_t have);
   void sink(int fd, const std::stop_token& st);
   void source(int fd, const std::stop_token& st);
   void udp_loop(const std::stop_token& st);
