@@ -372,8 +372,8 @@ awaitable<void> session::run_extension(const extension_request& request) {
   if (local.is_v6() && local.to_v6().is_v4_mapped()) {
     local = asio::ip::make_address_v4(asio::ip::v4_mapped, local.to_v6());
   }
-  traffic::rr_responder responder(traffic::socket_address::parse(local.to_string(), 0),
-                                  request.spec);
+  traffic::rr_responder responder(
+      traffic::socket_address::parse(local.to_string(), srv_.o.data_port), request.spec);
   responder.start();
   co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{extension_accept});
   co_await ctl_.write_frame(
@@ -392,9 +392,9 @@ awaitable<void> session::run_extension(const extension_request& request) {
   }
   ctl_.close();
   ++srv_.completed;
-  srv_.log(fmt::format("test {} from {}: {} ({} B/{} B), {} transactions answered", srv_.completed,
-                       ctl_.peer(), what, request.spec.request_size, request.spec.response_size,
-                       responder.transactions()));
+  srv_.log(fmt::format("test {} from {}: {} ({} B/{} B) on data port {}, {} transactions answered",
+                       srv_.completed, ctl_.peer(), what, request.spec.request_size,
+                       request.spec.response_size, responder.tcp_port(), responder.transactions()));
 }
 
 awaitable<void> session::await_test_end(clock::time_point guard) {

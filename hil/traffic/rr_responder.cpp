@@ -29,9 +29,9 @@ sys::unique_fd open_bound(const socket_address& local, int type) {
     const int zero = 0;
     ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
   }
-  const auto any_port = local.with_port(0);
-  if (::bind(fd.get(), any_port.get(), any_port.length) != 0) {
-    sys::throw_last_errno("binding a data listener to " + any_port.to_string());
+  if (::bind(fd.get(), local.get(), local.length) != 0) {
+    sys::throw_last_errno("binding a data listener to " + local.to_string() +
+                          " (hilperf-peer --data-port: is another program using it?)");
   }
   set_io_timeouts(fd.get(), poll_ms);  // accepted connections inherit these, and TCP_NODELAY
   if (type == SOCK_STREAM) {

@@ -1,6 +1,6 @@
 // The peer side of the hilperf extension's data plane (hil/iperf3/extension.hpp): a TCP listener
-// and a UDP socket on ephemeral ports that answer requests, close TCP_CRR connections and sink or
-// source RRUL load, until stop().
+// and a UDP socket (ephemeral ports, or a fixed one) that answer requests, close TCP_CRR
+// connections and sink or source RRUL load, until stop().
 //
 //   accept thread ── hello ──▶ 'R' thread: read request, write response, until EOF
 //                              'C' inline:  read request, write response, close (we close first,
@@ -28,8 +28,8 @@ namespace hil::traffic {
 
 class rr_responder {
  public:
-  // Opens the listeners on local (its port is ignored: both get ephemeral ports). Throws
-  // std::system_error naming the address.
+  // Opens the listeners on local: TCP and UDP on its port, or on ephemeral ports when it is 0.
+  // Throws std::system_error naming the address.
   rr_responder(const socket_address& local, const measure::rr_spec& spec);
   ~rr_responder();  // stop()
   rr_responder(const rr_responder&) = delete;

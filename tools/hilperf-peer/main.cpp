@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("-B,--bind", o.bind_address, "address to listen on");
   app.add_flag("-1,--one-off", o.one_off, "serve one test, then exit");
+  app.add_option("--data-port", o.data_port,
+                 "TCP and UDP port for the request/response workloads' data (0 = a free one per "
+                 "test; fix it to open it in a firewall)")
+      ->capture_default_str();
   app.add_option("--idle-timeout", idle_timeout, "exit when no client comes for this many seconds")
       ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);

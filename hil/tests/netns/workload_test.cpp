@@ -32,13 +32,15 @@ std::string peer_address(bool ipv6 = false) {
 }
 
 // A server in the peer namespace, listening when this returns.
-std::unique_ptr<hil::sys::child_process> start_peer(bool stock = false) {
+std::unique_ptr<hil::sys::child_process> start_peer(bool stock = false,
+                                                    const std::vector<std::string>& extra = {}) {
   std::vector<std::string> argv{"ip", "netns", "exec", bench().peer_netns};
   if (stock) {
     argv.insert(argv.end(), {"iperf3", "-s", "--forceflush", "-p", std::to_string(port)});
   } else {
     argv.insert(argv.end(), {HILPERF_PEER_BINARY, "-s", "-p", std::to_string(port)});
   }
+  argv.insert(argv.end(), extra.begin(), extra.end());
   auto peer = std::make_unique<hil::sys::child_process>(argv);
   EXPECT_TRUE(peer->wait_for_output(stock ? "Server listening on" : "listening on port", 10s))
       << peer->output();
@@ -119,6 +121,15 @@ TEST(WorkloadLoad, LatencyGrowsUnderRrulLoadOnAShapedLink) {
   EXPECT_GT(loaded.latency.summarize().p50_us, 2 * idle.latency.summarize().p99_us)
       << "idle p99 " << idle.latency.summarize().p99_us << " us, loaded p50 "
       << loaded.latency.summarize().p50_us << " us";
+}
+
+TEST(WorkloadDataPort, AFixedDataPortServesEveryWorkload) {
+  // For a PC behind a firewall: one known port (TCP and UDP) besides the control port.
+  const auto peer = start_peer(false, {"--data-port", "5301"});
+  for (const auto kind : {workload::tcp_rr, workload::udp_rr, workload::tcp_crr}) {
+    expect_sane(hil::iperf3::run_workload(options(kind)));
+  }
+  EXPECT_TRUE(peer->wait_for_output("TCP_CRR (1 B/1 B) on data port 5301", 5s)) << peer->output();
 }
 
 TEST(WorkloadFault, AStockPeerDeclinesAndStaysUsable) {
