@@ -25,10 +25,10 @@ struct server_impl;
 }
 
 struct server_options {
-  std::string bind_address;              // -B; empty = every address (IPv4 and IPv6)
-  std::uint16_t port = 5201;             // -p; 0 picks a free port (tests)
+  std::string bind_address;     // -B; empty = every address (IPv4 and IPv6)
+  std::uint16_t port = 5201;    // -p; 0 picks a free port (tests)
   std::uint16_t data_port = 0;  // hilperf extension data (TCP and UDP); 0 = a free one per test
-  bool one_off = false;                  // -1: serve one test, then stop
+  bool one_off = false;         // -1: serve one test, then stop
   std::chrono::seconds idle_timeout{0};  // --idle-timeout: stop when no client comes for this long
   std::chrono::milliseconds control_timeout{30'000};  // any control read inside a test
   std::chrono::seconds guard_slack{40};  // a test may run time + omit + slack before it is cut off
