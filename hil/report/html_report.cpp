@@ -139,7 +139,7 @@ std::vector<std::string> throughput_charts(const report_model& m) {
       const bool netperf =
           std::find(netperf_tests.begin(), netperf_tests.end(), s.group) != netperf_tests.end();
       charts[s.group] = line_chart{s.group + (netperf ? " iterations" : " cases"),
-                                   {"interval", false, false},
+                                   {"interval", false, false, true},
                                    {"throughput (Mbit/s)", false, false},
                                    {}};
     }

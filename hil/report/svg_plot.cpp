@@ -41,7 +41,7 @@ double to_pixel(const axis_range& r, double v, double px_lo, double px_hi) {
 }
 
 // The axis covering [lo, hi]; a linear axis includes zero when from_zero and the data is positive.
-axis_range make_range(double lo, double hi, bool log, bool from_zero) {
+axis_range make_range(double lo, double hi, bool log, bool from_zero, bool integer = false) {
   axis_range r;
   r.log = log;
   if (log) {
@@ -49,8 +49,16 @@ axis_range make_range(double lo, double hi, bool log, bool from_zero) {
   } else {
     if (from_zero && lo > 0) lo = 0;
     if (from_zero && hi < 0) hi = 0;
+    if (integer) {
+      lo = std::floor(lo);
+      hi = std::max(std::ceil(hi), lo + 1);
+    }
     if (hi - lo < 1e-12) hi = lo + (lo == 0 ? 1 : std::fabs(lo) * 0.1);
     r.ticks = linear_ticks(lo, hi);
+    if (integer) {
+      std::erase_if(r.ticks, [](double t) { return t != std::floor(t); });
+      if (r.ticks.size() < 2) r.ticks = {lo, hi};
+    }
   }
   r.lo = r.ticks.front();
   r.hi = r.ticks.back();
@@ -238,7 +246,7 @@ std::string render_line_chart(const line_chart& chart, plot_frame frame) {
     draw_no_data(out, a);
     return out + "</svg>\n";
   }
-  const auto xr = make_range(x_lo, x_hi, chart.x.log, false);
+  const auto xr = make_range(x_lo, x_hi, chart.x.log, false, chart.x.integer);
   const auto yr = make_range(y_lo, y_hi, chart.y.log, chart.y.zero_based);
   draw_y_axis(out, a, yr, chart.y.label);
   draw_x_axis(out, a, xr, chart.x.label);

@@ -24,11 +24,13 @@
 namespace hil::report {
 
 // An axis: its label (with the unit), whether it is logarithmic (base 10; values <= 0 dropped), and
-// whether a linear axis must include zero (bars always start at zero or at the log axis' bottom).
+// whether a linear axis must include zero (bars always start at zero or at the log axis' bottom),
+// and whether its values are whole numbers.
 struct axis_spec {
   std::string label;
   bool log = false;
   bool zero_based = true;
+  bool integer = false;  // a count (interval number): ticks only at whole numbers
 };
 
 // One line of a line chart: (x, y) points in data units, drawn in order.

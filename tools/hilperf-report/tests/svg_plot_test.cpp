@@ -37,6 +37,18 @@ TEST(SvgPlot, TickLabelsAreCompact) {
   EXPECT_EQ(tick_label(1.5e6), "1.5M");
 }
 
+TEST(SvgPlot, AnIntegerAxisTicksOnlyWholeNumbers) {
+  // Two-interval runs: the interval axis must not read 1, 1.2, 1.4 …
+  line_chart c{"t", {"interval", false, false, true}, {"Mbit/s", false, false}, {}};
+  c.series.push_back({"run", {{1, 950}, {2, 955}}});
+  const std::string svg = render_line_chart(c);
+  EXPECT_THAT(svg, Not(HasSubstr(">1.2<")));
+  EXPECT_THAT(svg, HasSubstr(">1<"));
+  EXPECT_THAT(svg, HasSubstr(">2<"));
+  c.x.integer = false;
+  EXPECT_THAT(render_line_chart(c), HasSubstr(">1.2<")) << "the control: a plain axis does";
+}
+
 TEST(SvgPlot, LineChartHasOnePolylinePerSeriesAndALegendEntryEach) {
   line_chart c{"t", {"interval", false, false}, {"Mbit/s", false, true}, {}};
   c.series.push_back({"a", {{1, 940}, {2, 941}, {3, 939}}});
