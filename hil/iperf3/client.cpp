@@ -120,29 +120,8 @@ class client_session {
 
   // Turns a state that ends the test early into its error.
   awaitable<void> fail_on(state s, control_channel& ctl) {
-    if (s == state::access_denied) {
-      done_ = true;  // a busy server never accepted us: nothing to terminate
-      throw std::system_error(std::make_error_code(std::errc::device_or_resource_busy),
-                              fmt::format("{} is busy running a test for another client (iperf3 "
-                                          "serves one at a time); try again later",
-                                          ctl.peer()));
-    }
-    if (s == state::server_error) {
-      std::array<std::uint8_t, 8> payload{};
-      co_await ctl.read_exact(payload, o_.control_timeout);
-      done_ = true;
-      throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                              fmt::format("server error from {}: {}", ctl.peer(),
-                                          describe_server_error(decode_server_error(payload))));
-    }
-    if (s == state::server_terminate) {
-      done_ = true;
-      throw std::system_error(
-          std::make_error_code(std::errc::connection_aborted),
-          fmt::format("the server at {} was stopped during the test", ctl.peer()));
-    }
-    throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                            fmt::format("unexpected {} from {}", state_name(s), ctl.peer()));
+    if (server_gave_up(s)) done_ = true;  // e.g. a busy server never accepted us
+    co_await throw_for_state(ctl, s, o_.control_timeout);
   }
 
   awaitable<void> create_streams() {

@@ -100,4 +100,31 @@ void control_channel::close() noexcept {
   socket_.close(ignored);
 }
 
+bool server_gave_up(state s) noexcept {
+  return s == state::access_denied || s == state::server_error || s == state::server_terminate;
+}
+
+awaitable<void> throw_for_state(control_channel& ctl, state s, std::chrono::milliseconds timeout) {
+  if (s == state::access_denied) {
+    throw std::system_error(std::make_error_code(std::errc::device_or_resource_busy),
+                            fmt::format("{} is busy running a test for another client (iperf3 "
+                                        "serves one at a time); try again later",
+                                        ctl.peer()));
+  }
+  if (s == state::server_error) {
+    std::array<std::uint8_t, 8> payload{};
+    co_await ctl.read_exact(payload, timeout);
+    throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                            fmt::format("server error from {}: {}", ctl.peer(),
+                                        describe_server_error(decode_server_error(payload))));
+  }
+  if (s == state::server_terminate) {
+    throw std::system_error(
+        std::make_error_code(std::errc::connection_aborted),
+        fmt::format("the server at {} was stopped during the test", ctl.peer()));
+  }
+  throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                          fmt::format("unexpected {} from {}", state_name(s), ctl.peer()));
+}
+
 }  // namespace hil::iperf3

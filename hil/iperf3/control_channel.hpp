@@ -54,6 +54,15 @@ class control_channel {
   std::string peer_;              // for messages
 };
 
+// True for the states after which the server expects nothing more from the client (ACCESS_DENIED,
+// SERVER_ERROR, SERVER_TERMINATE): no CLIENT_TERMINATE is owed.
+[[nodiscard]] bool server_gave_up(state s) noexcept;
+
+// Throws the error a state that ends a test early stands for, with the likely cause: busy
+// (device_or_resource_busy), SERVER_ERROR (its 8 bytes read within timeout; protocol_error), the
+// server stopped (connection_aborted); any other state is "unexpected" (protocol_error).
+awaitable<void> throw_for_state(control_channel& ctl, state s, std::chrono::milliseconds timeout);
+
 namespace detail {
 // op's outcome without throwing: asio's `||` waits for the first operation to *succeed*, so an
 // operation that fails (EOF, reset) must complete normally for its failure to be seen at once.

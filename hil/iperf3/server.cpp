@@ -73,8 +73,10 @@ class session {
   awaitable<void> run_test(traffic::test_run& run);
   // A hilperf extension request (TCP_RR, TCP_CRR, UDP_RR) instead of an iperf3 test.
   awaitable<void> run_extension(const extension_request& request);
-  // Waits for TEST_END until guard; throws for a terminating client or a stopping server.
-  awaitable<void> await_test_end(clock::time_point guard);
+  // Waits for TEST_END until guard, calling tick at next and every step after it; throws for a
+  // terminating client, a stopping server or the guard passing.
+  awaitable<void> await_test_end(clock::time_point guard, clock::time_point next,
+                                 std::chrono::milliseconds step, const std::function<void()>& tick);
   [[nodiscard]] udp::socket udp_listener();
 
   detail::server_impl& srv_;
@@ -326,34 +328,8 @@ awaitable<void> session::run_test(traffic::test_run& run) {
   const auto guard =
       timed ? t0 + spec.duration + spec.omit + srv_.o.guard_slack : clock::time_point::max();
   const auto step = spec.interval;
-  auto next = step.count() > 0 ? t0 + step : clock::time_point::max();
-  for (;;) {
-    const auto now = clock::now();
-    if (now >= guard) {
-      throw std::system_error(std::make_error_code(std::errc::timed_out),
-                              "the test ran past its duration plus the guard time");
-    }
-    if (srv_.stopping) {
-      ctl_.send_state_best_effort(state::server_terminate);
-      throw std::system_error(std::make_error_code(std::errc::operation_canceled),
-                              "the server is stopping");
-    }
-    const auto wake = std::min({next, guard, now + 200ms});  // (GCC 12: no braced list in co_await)
-    const auto s = co_await ctl_.poll_state(wake);
-    if (s == state::test_end) break;
-    if (s == state::client_terminate) {
-      throw std::system_error(std::make_error_code(std::errc::connection_aborted),
-                              "the client terminated the test (CLIENT_TERMINATE)");
-    }
-    if (s) {
-      throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                              fmt::format("unexpected {} during the test", state_name(*s)));
-    }
-    if (clock::now() >= next) {
-      run.sample_interval(clock::now());
-      next += step;
-    }
-  }
+  const auto first = step.count() > 0 ? t0 + step : clock::time_point::max();
+  co_await await_test_end(guard, first, step, [&] { run.sample_interval(clock::now()); });
   run.finish();
   run.close();  // like iperf3: data sockets close on TEST_END, before the results
 }
@@ -378,8 +354,9 @@ awaitable<void> session::run_extension(const extension_request& request) {
   co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{extension_accept});
   co_await ctl_.write_frame(
       encode_accept({extension_version, responder.tcp_port(), responder.udp_port()}));
-  co_await await_test_end(clock::now() + request.spec.duration + traffic::load_warmup +
-                          srv_.o.guard_slack);
+  co_await await_test_end(
+      clock::now() + request.spec.duration + traffic::load_warmup + srv_.o.guard_slack,
+      clock::time_point::max(), std::chrono::milliseconds(0), [] {});
   responder.stop();
   const auto cpu = responder.cpu();
   co_await ctl_.write_state(state::exchange_results);
@@ -397,7 +374,9 @@ awaitable<void> session::run_extension(const extension_request& request) {
                        request.spec.response_size, responder.tcp_port(), responder.transactions()));
 }
 
-awaitable<void> session::await_test_end(clock::time_point guard) {
+awaitable<void> session::await_test_end(clock::time_point guard, clock::time_point next,
+                                        std::chrono::milliseconds step,
+                                        const std::function<void()>& tick) {
   for (;;) {
     const auto now = clock::now();
     if (now >= guard) {
@@ -409,7 +388,8 @@ awaitable<void> session::await_test_end(clock::time_point guard) {
       throw std::system_error(std::make_error_code(std::errc::operation_canceled),
                               "the server is stopping");
     }
-    const auto s = co_await ctl_.poll_state(std::min(guard, now + 200ms));
+    const auto wake = std::min({next, guard, now + 200ms});  // (GCC 12: no braced list in co_await)
+    const auto s = co_await ctl_.poll_state(wake);
     if (s == state::test_end) co_return;
     if (s == state::client_terminate) {
       throw std::system_error(std::make_error_code(std::errc::connection_aborted),
@@ -418,6 +398,10 @@ awaitable<void> session::await_test_end(clock::time_point guard) {
     if (s) {
       throw std::system_error(std::make_error_code(std::errc::protocol_error),
                               fmt::format("unexpected {} during the test", state_name(*s)));
+    }
+    if (clock::now() >= next) {
+      tick();
+      next += step;
     }
   }
 }

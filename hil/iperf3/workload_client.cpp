@@ -126,30 +126,13 @@ class workload_session {
   // Turns an unexpected control byte into its error.
   awaitable<void> fail_on(std::uint8_t byte, control_channel& ctl) {
     const auto s = state_from_byte(byte);
-    if (s == state::access_denied) {
-      done_ = true;
-      throw std::system_error(std::make_error_code(std::errc::device_or_resource_busy),
-                              fmt::format("{} is busy running a test for another client; try "
-                                          "again later",
-                                          ctl.peer()));
-    }
-    if (s == state::server_error) {
-      std::array<std::uint8_t, 8> payload{};
-      co_await ctl.read_exact(payload, o_.control_timeout);
-      done_ = true;
-      throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                              fmt::format("server error from {}: {}", ctl.peer(),
-                                          describe_server_error(decode_server_error(payload))));
-    }
-    if (s == state::server_terminate) {
-      done_ = true;
+    if (!s) {
       throw std::system_error(
-          std::make_error_code(std::errc::connection_aborted),
-          fmt::format("the peer at {} was stopped during the test", ctl.peer()));
+          std::make_error_code(std::errc::protocol_error),
+          fmt::format("unexpected control byte 0x{:02x} from {}", byte, ctl.peer()));
     }
-    throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                            fmt::format("unexpected control byte 0x{:02x} ({}) from {}", byte,
-                                        s ? state_name(*s) : "unknown", ctl.peer()));
+    if (server_gave_up(*s)) done_ = true;
+    co_await throw_for_state(ctl, *s, o_.control_timeout);
   }
 
   const workload_options& o_;
