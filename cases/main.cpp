@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fixtures/suite.hpp"
+#include "hil/sys/install_paths.hpp"
 
 int main(int argc, char** argv) {
   bool listing = false;  // CTest parses the listing: nothing else may go to stdout then
@@ -18,7 +19,11 @@ int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     if (listing) return RUN_ALL_TESTS();
 #ifdef HIL_NEEDS_PEER
-    const std::string peer_binary = HIL_PEER_BINARY;  // started on the sim bench if none answers
+    // Started on the sim bench if none answers: $HILPERF_PEER_BINARY, else the installed one next
+    // to these cases (../../bin/hilperf-peer), else the build tree's.
+    const std::string peer_binary =
+        hil::sys::locate_installed("HILPERF_PEER_BINARY", HIL_PEER_INSTALLED, HIL_PEER_BINARY)
+            .string();
 #else
     const std::string peer_binary;
 #endif

@@ -103,6 +103,13 @@ struct sim_config {
   int peer_mtu = 9000;                 // the peer end's MTU (1500 stands in for a PC without jumbo)
 };
 
+// Nightly history (hil.history.regression): where runs are kept and what counts as a regression.
+struct history_config {
+  std::string dir;                 // empty = no history; relative paths are from the profile's dir
+  double tolerance_percent = 5.0;  // worse than the baseline median by more than this fails
+  int baseline_runs = 5;           // how many earlier runs make the baseline
+};
+
 struct profile {
   std::string source;  // the file (or name) the profile was read from
   dut_config dut;
@@ -116,6 +123,7 @@ struct profile {
   int iterations = 5;  // NetperfSuite iterations per test (seed 003 runs 10 to 20)
   netperf_config netperf;
   latency_config latency;
+  history_config history;
   sim_config sim;
 
   // The duration set selected by duration_set_name.

@@ -138,6 +138,10 @@ std::string echo(const profile& p) {
   out += "\n[latency]\n";
   put(out, "load_streams", p.latency.load_streams);
   put(out, "loaded_p99_ms", float_text(p.latency.loaded_p99_ms));
+  out += "\n[history]\n";
+  put(out, "dir", toml_string(p.history.dir));
+  put(out, "tolerance_percent", float_text(p.history.tolerance_percent));
+  put(out, "baseline_runs", p.history.baseline_runs);
   out += "\n[sim]\n";
   put(out, "bench", toml_string(p.sim.bench));
   put(out, "peer_interface", toml_string(p.sim.peer_interface));

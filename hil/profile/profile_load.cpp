@@ -463,7 +463,14 @@ constexpr std::array<key_spec<sim_config>, 4> sim_keys{{
     {"peer_mtu", [](auto& r, auto& s) { store(r.integer(min_mtu, max_mtu), s.peer_mtu); }},
 }};
 
-constexpr std::array<key_spec<profile>, 10> top_keys{{
+constexpr std::array<key_spec<history_config>, 3> history_keys{{
+    {"dir", [](auto& r, auto& h) { store(r.string(), h.dir); }},
+    {"tolerance_percent",
+     [](auto& r, auto& h) { store(r.positive_number(100.0), h.tolerance_percent); }},
+    {"baseline_runs", [](auto& r, auto& h) { store(r.integer(1, 1000), h.baseline_runs); }},
+}};
+
+constexpr std::array<key_spec<profile>, 11> top_keys{{
     {"dut", [](auto& r, auto& p) { read_table(r, dut_keys, p.dut); }},
     {"peer", [](auto& r, auto& p) { read_table(r, peer_keys, p.peer); }},
     {"link", [](auto& r, auto& p) { read_table(r, link_keys, p.link); }},
@@ -474,6 +481,7 @@ constexpr std::array<key_spec<profile>, 10> top_keys{{
     {"sim", [](auto& r, auto& p) { read_table(r, sim_keys, p.sim); }},
     {"netperf", [](auto& r, auto& p) { read_table(r, netperf_keys, p.netperf); }},
     {"latency", [](auto& r, auto& p) { read_table(r, latency_keys, p.latency); }},
+    {"history", [](auto& r, auto& p) { read_table(r, history_keys, p.history); }},
 }};
 
 // Keys without which no check can run, and an example of each.

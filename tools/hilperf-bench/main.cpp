@@ -17,6 +17,7 @@
 #include "hil/measure/pacing.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/install_paths.hpp"
 
 namespace {
 
@@ -162,7 +163,12 @@ int main(int argc, char** argv) {
     l.peer_mtu = 9000;
     const hil::bench::bench_session bench(l);
     const tool stock{"iperf3", {"iperf3", "-s", "--forceflush"}, "Server listening", "iperf3"};
-    const tool ours{"hilperf", {HILPERF_PEER_BINARY, "-s"}, "listening on port", HILPERF_BINARY};
+    // $HILPERF_PEER_BINARY / $HILPERF_BINARY, else next to this program once installed, else the
+    // build tree's (hil/sys/install_paths.hpp).
+    const auto peer =
+        hil::sys::locate_installed("HILPERF_PEER_BINARY", "hilperf-peer", HILPERF_PEER_BINARY);
+    const auto client = hil::sys::locate_installed("HILPERF_BINARY", "hilperf", HILPERF_BINARY);
+    const tool ours{"hilperf", {peer.string(), "-s"}, "listening on port", client.string()};
     std::cout << "hilperf-bench: " << seconds << " s runs on " << l.dut_netns << " <-> "
               << l.peer_netns << " (veth, unshaped)\n"
               << std::flush;

@@ -2,6 +2,7 @@
 // summary table, or into Markdown, DokuWiki and a self-contained HTML page (hil/report). Reads JSON
 // only, never the human-readable logs (STYLE.md rule 9).
 // Exit codes: 0 every recorded case passed, 1 some failed, 2 bad input or an unwritable output.
+// --regressions compares the run with the board's nightly history instead (regressions.hpp).
 #include <cerrno>
 #include <fstream>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include "hil/report/report_model.hpp"
 #include "hil/report/results_file.hpp"
 #include "hil/report/tables.hpp"
+#include "regressions.hpp"
 
 namespace {
 
@@ -44,7 +46,20 @@ int main(int argc, char** argv) {
   app.add_option("--html", html, "write a self-contained HTML report to FILE ('-': stdout)")
       ->option_text("FILE");
   app.add_option("--title", title, "the reports' title")->option_text("TEXT");
+  regression_options reg;
+  bool regressions = false;
+  app.add_flag("--regressions", regressions,
+               "compare with the board's history ([history] in the profile), store this run; exit "
+               "1 on a regression, 77 when no history is configured");
+  app.add_option("--profile", reg.profile,
+                 "board profile (default: $HILPERF_PROFILE, the build's)");
+  app.add_option("--history", reg.history, "history directory (overrides history.dir)");
+  app.add_flag("!--no-store", reg.store, "with --regressions: do not keep this run in the history");
   CLI11_PARSE(app, argc, argv);
+  if (regressions) {
+    reg.results = file;
+    return check_regressions(reg);
+  }
   try {
     const auto records = hil::report::read_results(file);
     const auto model = hil::report::build_model(records);

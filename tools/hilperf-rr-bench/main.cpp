@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 
 #include "hil/bench/sim_bench.hpp"
+#include "hil/sys/install_paths.hpp"
 #include "rr_table.hpp"
 #include "rr_tools.hpp"
 
@@ -217,7 +218,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   const pinning pin = *pinning_from_name(o.pinning);
-  tool_paths paths{HILPERF_BINARY, HILPERF_PEER_BINARY, find_in_path("sockperf"), {}, {}};
+  // $HILPERF_BINARY / $HILPERF_PEER_BINARY, else next to this program once installed, else the
+  // build tree's (hil/sys/install_paths.hpp).
+  tool_paths paths{
+      hil::sys::locate_installed("HILPERF_BINARY", "hilperf", HILPERF_BINARY).string(),
+      hil::sys::locate_installed("HILPERF_PEER_BINARY", "hilperf-peer", HILPERF_PEER_BINARY)
+          .string(),
+      find_in_path("sockperf"),
+      {},
+      {}};
   locate_netperf(o.netperf_dir, paths);
   auto rows = plan(paths);
   const auto layout = bench_layout();

@@ -15,6 +15,7 @@
 #include "hil/link/link_control.hpp"
 #include "hil/link/link_guard.hpp"
 #include "hil/profile/profile.hpp"
+#include "hil/sys/install_paths.hpp"
 #include "hil/sys/netns.hpp"
 #include "hil/sys/process.hpp"
 
@@ -22,6 +23,15 @@ namespace {
 
 namespace fs = std::filesystem;
 using hil::bench::sim_layout;
+
+// The peer and the default profile: $HILPERF_PEER_BINARY (the peer only), else the installed ones
+// (bin/hilperf-peer, share/hilperf/boards/), else the build tree's (hil/sys/install_paths.hpp).
+fs::path peer_binary() {
+  return hil::sys::locate_installed("HILPERF_PEER_BINARY", HIL_PEER_INSTALLED, HIL_PEER_BINARY);
+}
+fs::path default_profile() {
+  return hil::sys::locate_installed(nullptr, HIL_DEFAULT_PROFILE_INSTALLED, HIL_DEFAULT_PROFILE);
+}
 
 // Puts back links that a killed run left changed, inside the DUT namespace, and says what it did.
 int recover_in(const sim_layout& l) {
@@ -102,7 +112,7 @@ int peer_up(const hil::profile::profile& p, const fs::path& pidfile, const fs::p
               << '\n';
     return 0;
   }
-  const auto command = hil::bench::sim_peer_command(p, HIL_PEER_BINARY);
+  const auto command = hil::bench::sim_peer_command(p, peer_binary());
   const pid_t pid = hil::bench::start_daemon(p.peer_netns(), command, log, pidfile);
   if (!answers(10s)) {
     hil::bench::stop_daemon(pidfile);
@@ -137,8 +147,9 @@ int main(int argc, char** argv) {
   app.fallthrough();  // --profile may follow the subcommand: hilperf-testbed up --profile x.toml
   std::optional<std::string> profile_flag;
   std::optional<fs::path> owner_file;
-  app.add_option("--profile", profile_flag,
-                 "board profile (TOML); default $HILPERF_PROFILE, else " HIL_DEFAULT_PROFILE);
+  app.add_option(
+      "--profile", profile_flag,
+      "board profile (TOML); default $HILPERF_PROFILE, else " + default_profile().string());
   auto* up_cmd = app.add_subcommand("up", "create the bench, or re-apply its settings");
   auto* down_cmd = app.add_subcommand("down", "remove the bench and everything in it");
   app.add_subcommand("status", "show namespaces, links, addresses and qdiscs");
@@ -160,7 +171,7 @@ int main(int argc, char** argv) {
 
   try {
     const auto p =
-        hil::profile::load_profile(hil::profile::select_profile(profile_flag, HIL_DEFAULT_PROFILE));
+        hil::profile::load_profile(hil::profile::select_profile(profile_flag, default_profile()));
     if (up_cmd->parsed()) return up(p, owner_file);
     if (down_cmd->parsed()) return down(p, owner_file);
     if (peer_up_cmd->parsed()) return peer_up(p, pidfile, log);

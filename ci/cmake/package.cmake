@@ -1,0 +1,54 @@
+# `cmake --install` and the runner's .deb (`cpack` in the build directory). Layout and the paths the
+# installed programs use to find each other: ci/cmake/install_layout.cmake. Included at the end of
+# the top-level CMakeLists.txt, after every target exists.
+#
+# The tools go to bin/, the benchmarks as well (they find hilperf and hilperf-peer next to them);
+# the hil case binaries to libexec/hilperf/ (run them directly, or through ctest in a build tree);
+# the board profiles to share/hilperf/boards/; the README to share/doc/hilperf/. No test binaries.
+install(TARGETS hilperf hilperf-peer hilperf-testbed hilperf-report hilperf-bench hilperf-rr-bench
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS hil_cases hil_traffic_cases RUNTIME DESTINATION ${HIL_INSTALL_CASES_DIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/ci/boards/ DESTINATION ${HIL_INSTALL_BOARDS_DIR}
+        FILES_MATCHING PATTERN "*.toml")
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+if(PROJECT_IS_TOP_LEVEL)
+  set(HIL_PACKAGE_CONTACT "hilperf maintainers <maintainers@users.noreply.a-seed-c441895c.example>"
+      CACHE STRING "Maintainer field of the .deb")
+  set(CPACK_GENERATOR DEB)
+  set(CPACK_PACKAGE_NAME hilperf)
+  set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+  set(CPACK_PACKAGE_CONTACT "${HIL_PACKAGE_CONTACT}")
+  set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "hardware-in-the-loop test suite for a board's Ethernet port")
+  # Lines as they appear in the control file (under 80 characters, as Debian policy asks).
+  set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "\
+Runs every check of the Ethernet test procedure (link speed and duplex, MTU
+tiers, iperf3 throughput and loss, netperf request/response, latency under
+load) as GoogleTest cases, against a board or against a simulated bench of
+two network namespaces joined by a veth pair. Contains hilperf (a client
+speaking iperf3's protocol), hilperf-peer, hilperf-testbed, hilperf-report,
+the benchmarks, the case binaries in /usr/libexec/hilperf and the board
+profiles in /usr/share/hilperf/boards.")
+  set(CPACK_DEBIAN_PACKAGE_SECTION net)
+  set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+  set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # hilperf_<version>_<arch>.deb
+  # Libraries from dpkg-shlibdeps (dpkg-dev); programs the suite runs, by hand: ip and tc for the
+  # simulated bench and link control. iperf3 serves the sim-iperf3 profile and hilperf-bench; ssh
+  # starts the peer in peer.mode = "ssh"; sockperf is hilperf-rr-bench's reference.
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "iproute2")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "iperf3")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openssh-client, sockperf")
+  # The build is RelWithDebInfo: the package carries stripped binaries.
+  set(CPACK_STRIP_FILES ON)
+  include(CPack)
+
+  if(HIL_BUILD_TESTS)
+    # Installs into a temporary DESTDIR, runs the installed programs, builds the .deb and checks its
+    # control fields and contents (ci/check-package).
+    add_test(NAME unit.package.deb
+             COMMAND ${PROJECT_SOURCE_DIR}/ci/check-package ${PROJECT_BINARY_DIR} ${CMAKE_COMMAND}
+                     ${CMAKE_CPACK_COMMAND} ${PROJECT_VERSION})
+    set_tests_properties(unit.package.deb PROPERTIES LABELS unit TIMEOUT 300)
+  endif()
+endif()

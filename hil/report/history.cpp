@@ -1,0 +1,122 @@
+#include "hil/report/history.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+namespace hil::report {
+namespace fs = std::filesystem;
+namespace {
+
+// A figure that may be recorded as a number or as preformatted text ("941.2").
+std::optional<double> number(const nlohmann::json& figures, const char* key) {
+  const auto it = figures.find(key);
+  if (it == figures.end()) return std::nullopt;
+  if (it->is_number()) return it->get<double>();
+  if (it->is_string()) {
+    try {
+      return std::stod(it->get<std::string>());
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+std::vector<metric_value> run_metrics(const std::vector<result_record>& records) {
+  std::vector<metric_value> out;
+  for (const auto& r : records) {
+    const auto& f = r.figures;
+    for (const char* key : {"goodput_mbps", "sum_mbps", "out_mbps", "in_mbps"}) {
+      if (const auto v = number(f, key)) {
+        const std::string what = std::string(key).substr(0, std::string(key).size() - 5);
+        out.push_back({r.case_name + " " + what, "Mbit/s", *v, true});
+      }
+    }
+    if (const auto avg = number(f, "average"); avg && f.contains("test")) {
+      out.push_back({"NetperfSuite " + f.value("test", std::string("?")) + " average",
+                     f.value("unit", std::string()), *avg, true});
+    }
+    if (const auto it = f.find("loaded_latency_us"); it != f.end() && it->is_object()) {
+      if (const auto p99 = number(*it, "p99")) {
+        out.push_back({r.case_name + " loaded p99", "us", *p99, false});
+      }
+    }
+  }
+  return out;
+}
+
+void store_run(const fs::path& dir, const std::string& id, const fs::path& results) {
+  fs::create_directories(dir);
+  fs::copy_file(results, dir / (id + ".jsonl"), fs::copy_options::overwrite_existing);
+}
+
+std::vector<history_run> load_history(const fs::path& dir, std::size_t count) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_regular_file() && e.path().extension() == ".jsonl") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  if (files.size() > count) files.erase(files.begin(), files.end() - static_cast<long>(count));
+  std::vector<history_run> runs;
+  for (const auto& f : files) runs.push_back({f.stem().string(), run_metrics(read_results(f))});
+  return runs;
+}
+
+std::vector<metric_change> compare_with_history(const std::vector<metric_value>& current,
+                                                const std::vector<history_run>& baseline,
+                                                double tolerance_percent) {
+  std::vector<metric_change> out;
+  for (const auto& m : current) {
+    std::vector<double> earlier;
+    for (const auto& run : baseline) {
+      for (const auto& b : run.metrics) {
+        if (b.name == m.name) earlier.push_back(b.value);
+      }
+    }
+    if (earlier.empty()) continue;
+    metric_change c{m, median(earlier), earlier.size(), 0, false};
+    if (c.baseline != 0) c.change_percent = (m.value - c.baseline) / std::fabs(c.baseline) * 100;
+    const double worse = m.higher_is_better ? -c.change_percent : c.change_percent;
+    c.regression = worse > tolerance_percent;
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string format_changes(const std::vector<metric_change>& changes, double tolerance_percent) {
+  std::string out = fmt::format("| {:<64} | {:>12} | {:>12} | {:>8} | {:<10} |\n", "metric",
+                                "baseline", "this run", "change", "verdict");
+  out += fmt::format("|{:-<66}|{:->14}|{:->14}|{:->10}|{:-<12}|\n", "", "", "", "", "");
+  for (const auto& c : changes) {
+    std::string name = c.current.name + " (" + c.current.unit + ")";
+    if (name.size() > 64) name = name.substr(0, 61) + "...";
+    out +=
+        fmt::format("| {:<64} | {:>12.1f} | {:>12.1f} | {:>+7.1f}% | {:<10} |\n", name, c.baseline,
+                    c.current.value, c.change_percent, c.regression ? "REGRESSED" : "ok");
+  }
+  out += fmt::format(
+      "\nbaseline: median of the earlier runs; a regression is worse by more than "
+      "{:.1f} % (higher is better except latency)\n",
+      tolerance_percent);
+  return out;
+}
+
+std::string run_id_now() {
+  return fmt::format("{:%Y%m%dT%H%M%SZ}", fmt::gmtime(std::time(nullptr)));
+}
+
+}  // namespace hil::report

@@ -1,0 +1,71 @@
+// Nightly history and regressions: each run's results file kept in a directory, the headline
+// metrics of a run (goodput, netperf averages, latency under load), and a comparison of a run with
+// the median of the runs before it — direction-aware, so a throughput rise or a latency fall is an
+// improvement, never a regression.
+//
+//   history/                      one results file per run, named by its UTC time, oldest first
+//     20261130T020000Z.jsonl      (a copy of hil-results.jsonl)
+//     20261201T020000Z.jsonl
+//
+// Pure except store_run/load_history, which touch only the history directory.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hil/report/results_file.hpp"
+
+namespace hil::report {
+
+// One headline figure of a run.
+struct metric_value {
+  std::string name;  // "Direction/TcpThroughput.MeetsLimit/DutTransmits goodput"
+  std::string unit;  // "Mbit/s", "trans/s", "us"
+  double value = 0;
+  bool higher_is_better = true;
+};
+
+// The headline metrics of a run's records: goodput_mbps/sum_mbps/out_mbps/in_mbps (higher is
+// better), NetperfSuite averages (higher), LatencyUnderLoad's loaded p99 (lower). Records without
+// them contribute nothing.
+[[nodiscard]] std::vector<metric_value> run_metrics(const std::vector<result_record>& records);
+
+// One earlier run.
+struct history_run {
+  std::string id;  // the file's stem, e.g. "20261130T020000Z"
+  std::vector<metric_value> metrics;
+};
+
+// Copies results into dir as <id>.jsonl (dir created when missing). Throws std::system_error.
+void store_run(const std::filesystem::path& dir, const std::string& id,
+               const std::filesystem::path& results);
+
+// The last `count` runs in dir (by name, oldest first). Throws results_format_error naming a bad
+// file; a missing dir is an empty history.
+[[nodiscard]] std::vector<history_run> load_history(const std::filesystem::path& dir,
+                                                    std::size_t count);
+
+// A metric of the current run against its baseline.
+struct metric_change {
+  metric_value current;
+  double baseline = 0;        // median of the metric over the baseline runs that have it
+  std::size_t runs = 0;       // how many baseline runs had it
+  double change_percent = 0;  // (current - baseline) / baseline · 100
+  bool regression = false;    // worse than the baseline by more than the tolerance
+};
+
+// Every current metric that at least one baseline run has, in the current run's order.
+[[nodiscard]] std::vector<metric_change> compare_with_history(
+    const std::vector<metric_value>& current, const std::vector<history_run>& baseline,
+    double tolerance_percent);
+
+// A Markdown-style table of the changes, regressions marked, for the console.
+[[nodiscard]] std::string format_changes(const std::vector<metric_change>& changes,
+                                         double tolerance_percent);
+
+// A run id for now: UTC "YYYYMMDDTHHMMSSZ".
+[[nodiscard]] std::string run_id_now();
+
+}  // namespace hil::report

@@ -1,0 +1,23 @@
+// hilperf-report --regressions: the run against the board's history (hil/report/history.hpp),
+// with the history directory, tolerance and baseline size from the board profile's [history].
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+// Exit codes of the regression check.
+inline constexpr int regression_ok = 0;
+inline constexpr int regression_found = 1;
+inline constexpr int regression_bad_input = 2;
+inline constexpr int regression_no_history = 77;  // ctest SKIP_RETURN_CODE: history.dir not set
+
+struct regression_options {
+  std::filesystem::path results;       // this run's results file
+  std::optional<std::string> profile;  // --profile; else $HILPERF_PROFILE, else the build default
+  std::optional<std::string> history;  // --history overrides history.dir
+  bool store = true;                   // keep this run in the history afterwards
+};
+
+// Compares, prints the table, stores the run; returns one of the exit codes above.
+int check_regressions(const regression_options& o);

@@ -1,0 +1,103 @@
+// The nightly history (hil/report/history.hpp): which figures are headline metrics, the
+// direction-aware comparison with the median of earlier runs, and the history directory.
+#include "hil/report/history.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "hil/tests/temp_dir.hpp"
+
+namespace hil::report {
+namespace {
+
+result_record record(const std::string& name, nlohmann::json figures) {
+  result_record r;
+  r.case_name = name;
+  r.pass = true;
+  r.figures = std::move(figures);
+  return r;
+}
+
+std::vector<metric_value> goodput(double mbps) {
+  return run_metrics({record("Direction/TcpThroughput.MeetsLimit/DutTransmits",
+                             {{"goodput_mbps", fmt::format("{:.1f}", mbps)}})});
+}
+
+std::vector<history_run> runs_of(std::initializer_list<double> values) {
+  std::vector<history_run> out;
+  for (const double v : values) out.push_back({"r", goodput(v)});
+  return out;
+}
+
+TEST(History, HeadlineMetricsAndTheirDirection) {
+  const auto m = run_metrics(
+      {record("Direction/TcpThroughput.MeetsLimit/DutTransmits", {{"goodput_mbps", "941.5"}}),
+       record("Workload/NetperfSuite.Iterations/TCP_RR",
+              {{"test", "TCP_RR"}, {"unit", "trans/s"}, {"average", 12000.5}}),
+       record("LatencyUnderLoad.P99WithinLimit", {{"loaded_latency_us", {{"p99", 8500.0}}}}),
+       record("Link.LinkSpeed", {})});
+  ASSERT_EQ(m.size(), 3U);
+  EXPECT_EQ(m[0].name, "Direction/TcpThroughput.MeetsLimit/DutTransmits goodput");
+  EXPECT_DOUBLE_EQ(m[0].value, 941.5);
+  EXPECT_TRUE(m[0].higher_is_better);
+  EXPECT_EQ(m[1].name, "NetperfSuite TCP_RR average");
+  EXPECT_EQ(m[1].unit, "trans/s");
+  EXPECT_EQ(m[2].name, "LatencyUnderLoad.P99WithinLimit loaded p99");
+  EXPECT_FALSE(m[2].higher_is_better) << "latency: lower is better";
+}
+
+TEST(History, ATenPercentDropRegressesARiseDoesNot) {
+  const auto baseline = runs_of({950, 940, 945});  // median 945
+  const auto drop = compare_with_history(goodput(850.5), baseline, 5.0);
+  ASSERT_EQ(drop.size(), 1U);
+  EXPECT_DOUBLE_EQ(drop[0].baseline, 945);
+  EXPECT_NEAR(drop[0].change_percent, -10.0, 0.01);
+  EXPECT_TRUE(drop[0].regression);
+  const auto rise = compare_with_history(goodput(1039.5), baseline, 5.0);
+  EXPECT_NEAR(rise[0].change_percent, 10.0, 0.01);
+  EXPECT_FALSE(rise[0].regression) << "a throughput rise is an improvement";
+  EXPECT_FALSE(compare_with_history(goodput(900), baseline, 5.0)[0].regression)
+      << "-4.8 % is within the 5 % tolerance";
+}
+
+TEST(History, LatencyRegressesUpwards) {
+  auto loaded = [](double p99) {
+    return run_metrics(
+        {record("LatencyUnderLoad.P99WithinLimit", {{"loaded_latency_us", {{"p99", p99}}}})});
+  };
+  const std::vector<history_run> baseline{{"a", loaded(1000)}, {"b", loaded(1000)}};
+  EXPECT_TRUE(compare_with_history(loaded(1100), baseline, 5.0)[0].regression);
+  EXPECT_FALSE(compare_with_history(loaded(900), baseline, 5.0)[0].regression);
+}
+
+TEST(History, MetricsWithoutABaselineAreLeftOut) {
+  EXPECT_TRUE(compare_with_history(goodput(900), {}, 5.0).empty());
+}
+
+TEST(History, StoresAndLoadsTheLastRunsOldestFirst) {
+  const hil::test::temp_dir tmp("hilperf-history");
+  const auto results = tmp.path() / "hil-results.jsonl";
+  for (const auto& [id, mbps] : std::vector<std::pair<std::string, double>>{
+           {"20261201T020000Z", 930}, {"20261130T020000Z", 920}, {"20261202T020000Z", 940}}) {
+    std::ofstream(results) << nlohmann::json{{"case",
+                                              "Direction/TcpThroughput.MeetsLimit/DutTransmits"},
+                                             {"pass", true},
+                                             {"figures", {{"goodput_mbps", mbps}}}}
+                                  .dump()
+                           << '\n';
+    store_run(tmp.path() / "history", id, results);
+  }
+  const auto runs = load_history(tmp.path() / "history", 2);
+  ASSERT_EQ(runs.size(), 2U);
+  EXPECT_EQ(runs[0].id, "20261201T020000Z");
+  EXPECT_EQ(runs[1].id, "20261202T020000Z");
+  EXPECT_DOUBLE_EQ(runs[1].metrics.at(0).value, 940);
+  EXPECT_TRUE(load_history(tmp.path() / "nowhere", 5).empty());
+}
+
+}  // namespace
+}  // namespace hil::report
