@@ -115,6 +115,22 @@ std::string format_changes(const std::vector<metric_change>& changes, double tol
   return out;
 }
 
+std::vector<trend_series> trends(const std::vector<history_run>& runs,
+                                 const std::vector<metric_value>& current) {
+  std::vector<trend_series> out;
+  for (const auto& m : current) {
+    trend_series t{m.name, m.unit, {}};
+    for (const auto& run : runs) {
+      for (const auto& b : run.metrics) {
+        if (b.name == m.name) t.values.push_back(b.value);
+      }
+    }
+    t.values.push_back(m.value);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 std::string run_id_now() {
   return fmt::format("{:%Y%m%dT%H%M%SZ}", fmt::gmtime(std::time(nullptr)));
 }

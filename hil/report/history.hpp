@@ -65,6 +65,17 @@ struct metric_change {
 [[nodiscard]] std::string format_changes(const std::vector<metric_change>& changes,
                                          double tolerance_percent);
 
+// One headline metric across the board's history, for the trend charts.
+struct trend_series {
+  std::string name;            // "Direction/TcpThroughput.MeetsLimit/DutTransmits goodput"
+  std::string unit;            // "Mbit/s"
+  std::vector<double> values;  // oldest run first; the last one is this run
+};
+
+// Each current metric's values over the runs that have it, then this run's.
+[[nodiscard]] std::vector<trend_series> trends(const std::vector<history_run>& runs,
+                                               const std::vector<metric_value>& current);
+
 // A run id for now: UTC "YYYYMMDDTHHMMSSZ".
 [[nodiscard]] std::string run_id_now();
 

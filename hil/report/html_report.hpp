@@ -2,7 +2,7 @@
 // self-check script; no URLs, no external scripts, fonts or images, so it can be archived as a CI
 // artifact and opened offline. Sections (each left out when the run has no data for it):
 //   summary of all checks (pass/fail coloured) · netperf table · per-interval throughput ·
-//   latency percentiles and CDF · datagram counts per MTU tier.
+//   latency percentiles and CDF · datagram counts per MTU tier · trends over the nightly history.
 // Every string from the results file is HTML-escaped. The self-check script writes
 // "plots=<svg count> ok=<svgs with size and every mark drawn> marks=<drawn marks>" into
 // <body data-rendered>, for the headless-browser test.
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "hil/report/history.hpp"
 #include "hil/report/report_model.hpp"
 #include "hil/report/results_file.hpp"
 
@@ -20,6 +21,7 @@ namespace hil::report {
 struct html_options {
   std::string title = "hilperf report";  // <title> and heading
   std::string source;                    // the results file's name, shown in the footer
+  std::vector<trend_series> trends;      // with --history: one chart per unit, a line per metric
 };
 
 // The whole page. Pure: same inputs, same bytes.

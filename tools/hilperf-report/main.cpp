@@ -19,6 +19,8 @@
 
 namespace {
 
+constexpr std::size_t trend_runs = 30;  // how many earlier runs the trend charts show
+
 // Writes text to file, or to stdout when file is "-"; throws std::system_error when it cannot.
 void write_output(const std::string& file, const std::string& text) {
   if (file == "-") {
@@ -53,7 +55,8 @@ int main(int argc, char** argv) {
                "1 on a regression, 77 when no history is configured");
   app.add_option("--profile", reg.profile,
                  "board profile (default: $HILPERF_PROFILE, the build's)");
-  app.add_option("--history", reg.history, "history directory (overrides history.dir)");
+  app.add_option("--history", reg.history,
+                 "history directory (overrides history.dir); with --html: trend charts over it");
   app.add_flag("!--no-store", reg.store, "with --regressions: do not keep this run in the history");
   CLI11_PARSE(app, argc, argv);
   if (regressions) {
@@ -72,7 +75,14 @@ int main(int argc, char** argv) {
     if (!dokuwiki.empty()) {
       write_output(dokuwiki, hil::report::dokuwiki_document(title, records, model));
     }
-    if (!html.empty()) write_output(html, hil::report::render_html(records, model, {title, file}));
+    if (!html.empty()) {
+      hil::report::html_options page{title, file, {}};
+      if (reg.history) {  // trend charts over the last runs kept there, this run last
+        page.trends = hil::report::trends(hil::report::load_history(*reg.history, trend_runs),
+                                          hil::report::run_metrics(records));
+      }
+      write_output(html, hil::report::render_html(records, model, page));
+    }
     return hil::report::count_failed(records) == 0 ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "hilperf-report: " << e.what() << '\n';

@@ -23,8 +23,31 @@ class HtmlReport : public ::testing::Test {
  protected:
   std::vector<result_record> records_ = test::recorded_results();
   report_model model_ = build_model(records_);
-  std::string html_ = render_html(records_, model_, {"Bench <A> & \"B\"", "results.jsonl"});
+  std::string html_ = render_html(records_, model_, {"Bench <A> & \"B\"", "results.jsonl", {}});
 };
+
+TEST(HtmlReportTrends, OneChartPerUnitWithALinePerMetric) {
+  const auto records = test::recorded_results();
+  html_options page{"t", "r.jsonl", {}};
+  page.trends = {{"DutTransmits goodput", "Mbit/s", {940, 945, 850}},
+                 {"DutReceives goodput", "Mbit/s", {930, 931}},
+                 {"NetperfSuite TCP_RR average", "trans/s", {12000, 12100}}};
+  const std::string html = render_html(records, build_model(records), page);
+  EXPECT_THAT(html, HasSubstr("<section id=\"trends\">"));
+  EXPECT_THAT(html, HasSubstr("Trend (Mbit/s)"));
+  EXPECT_THAT(html, HasSubstr("Trend (trans/s)"));
+  const auto at = html.find("<section id=\"trends\">");
+  const std::string section = html.substr(at, html.find("</section>", at) - at);
+  std::size_t lines = 0;
+  for (auto p = section.find("<polyline"); p != std::string::npos;
+       p = section.find("<polyline", p + 1)) {
+    ++lines;
+  }
+  EXPECT_EQ(lines, 3U) << "one line per metric";
+  EXPECT_THAT(render_html(records, build_model(records), {"t", "r.jsonl", {}}),
+              Not(HasSubstr("id=\"trends\"")))
+      << "no history, no section";
+}
 
 TEST_F(HtmlReport, HasNoExternalReferences) {
   EXPECT_THAT(html_, Not(HasSubstr("http://")));
