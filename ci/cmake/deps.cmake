@@ -1,5 +1,10 @@
 # Dependencies, all from Debian bookworm packages (installed by ci/install-deps).
 find_package(PkgConfig REQUIRED)
+if(HIL_STATIC)
+  # The archives (libnl-3.a, libnl-route-3.a): pkg-config's imported target takes whatever
+  # find_library finds, and -static cannot link a .so.
+  set(CMAKE_FIND_LIBRARY_SUFFIXES .a)
+endif()
 pkg_check_modules(LIBNL REQUIRED IMPORTED_TARGET libnl-3.0 libnl-route-3.0)
 find_package(fmt 9 REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED)
@@ -7,6 +12,21 @@ find_package(CLI11 2.1 REQUIRED)
 find_package(tomlplusplus 3.3 REQUIRED)
 find_package(GTest 1.12 REQUIRED)
 find_package(Threads REQUIRED)
+# hil::fmt and hil::toml: fmt and toml++ as Debian ships them (shared libraries), or header-only
+# with HIL_STATIC: Debian has no libfmt.a or libtomlplusplus.a.
+add_library(hil_fmt INTERFACE)
+add_library(hil::fmt ALIAS hil_fmt)
+add_library(hil_toml INTERFACE)
+add_library(hil::toml ALIAS hil_toml)
+if(HIL_STATIC)
+  target_link_libraries(hil_fmt INTERFACE fmt::fmt-header-only)
+  get_target_property(_hil_toml_include tomlplusplus::tomlplusplus INTERFACE_INCLUDE_DIRECTORIES)
+  target_include_directories(hil_toml SYSTEM INTERFACE ${_hil_toml_include})
+  target_compile_definitions(hil_toml INTERFACE TOML_HEADER_ONLY=1)
+else()
+  target_link_libraries(hil_fmt INTERFACE fmt::fmt)
+  target_link_libraries(hil_toml INTERFACE tomlplusplus::tomlplusplus)
+endif()
 find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
 add_library(hil_asio INTERFACE)
 add_library(hil::asio ALIAS hil_asio)

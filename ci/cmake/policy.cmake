@@ -2,6 +2,7 @@
 #   hil::warnings   — the warning set, -Werror when HIL_WARNINGS_AS_ERRORS. No -Wnull-dereference:
 #                     GCC 12 at -O2 flags libstdc++ stream internals (istreambuf_iterator).
 #   hil::sanitizers — ASan+UBSan or TSan per HIL_SANITIZE_*
+#   HIL_STATIC      — -static for every executable (below)
 add_library(hil_warnings INTERFACE)
 add_library(hil::warnings ALIAS hil_warnings)
 target_compile_options(hil_warnings INTERFACE
@@ -23,6 +24,16 @@ endif()
 if(_hil_san)
   target_compile_options(hil_sanitizers INTERFACE ${_hil_san})
   target_link_options(hil_sanitizers INTERFACE ${_hil_san})
+endif()
+
+# HIL_STATIC: every executable linked with -static, so the binaries run on a board that has no
+# matching shared libraries (Buildroot/BusyBox). Libraries Debian ships without a static archive
+# are used header-only (ci/cmake/deps.cmake).
+if(HIL_STATIC)
+  if(_hil_san)
+    message(FATAL_ERROR "HIL_STATIC cannot be combined with the sanitizers")
+  endif()
+  add_link_options(-static)
 endif()
 
 # hil_policy(<target>): the one call each target makes to get warnings and sanitizers.
