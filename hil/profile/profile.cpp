@@ -16,8 +16,9 @@ std::string location(std::string_view source, int line) {
 }
 
 // The what() text: a header line, then one line per problem.
-std::string describe(std::string_view source, const std::vector<problem>& problems) {
-  std::string text = fmt::format("profile {} has {} problem(s):", source, problems.size());
+std::string describe(std::string_view kind, std::string_view source,
+                     const std::vector<problem>& problems) {
+  std::string text = fmt::format("{} {} has {} problem(s):", kind, source, problems.size());
   for (const problem& p : problems) {
     text += fmt::format("\n  {}: {}: {}", location(source, p.line), p.key, p.message);
   }
@@ -35,8 +36,9 @@ std::string profile::peer_netns() const {
 }
 
 // The base is built from the arguments before problems_ takes ownership of them.
-profile_error::profile_error(std::string source, std::vector<problem> problems)
-    : std::runtime_error(describe(source, problems)), problems_(std::move(problems)) {}
+profile_error::profile_error(std::string source, std::vector<problem> problems,
+                             std::string_view kind)
+    : std::runtime_error(describe(kind, source, problems)), problems_(std::move(problems)) {}
 
 std::filesystem::path select_profile(const std::optional<std::string>& flag,
                                      const std::filesystem::path& fallback) {

@@ -146,12 +146,17 @@ struct problem {
 // Thrown when a profile cannot be used; what() lists every problem, one per line.
 class profile_error : public std::runtime_error {
  public:
-  profile_error(std::string source, std::vector<problem> problems);
+  // kind names what source is in what(): "profile", or "farm" for a farm file.
+  profile_error(std::string source, std::vector<problem> problems,
+                std::string_view kind = "profile");
   [[nodiscard]] const std::vector<problem>& problems() const noexcept { return problems_; }
 
  private:
   std::vector<problem> problems_;  // every finding of the validation pass, in source order
 };
+
+// [a-z0-9]{1,8}: a valid [sim] bench name (the namespaces are hilperf-<bench>-dut and -peer).
+bool is_bench_name(std::string_view name);
 
 // Parses and validates TOML text; source names it in messages.
 profile parse_profile(std::string_view toml_text, std::string_view source);

@@ -300,13 +300,6 @@ bool is_interface_name(std::string_view name) {
 constexpr std::string_view interface_rule =
     "a Linux interface name (1 to 15 characters, no '/', ':' or whitespace, not \".\" or \"..\")";
 
-// [a-z0-9]{1,8}: the bench part of the namespace names hilperf-<bench>-dut and -peer.
-bool is_bench_name(std::string_view name) {
-  return !name.empty() && name.size() <= 8 && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-  });
-}
-
 // Empty (unset) or user@host / host; a leading '-' would be taken by ssh as an option.
 bool is_ssh_target(std::string_view target) {
   return target.empty() ||
@@ -632,6 +625,12 @@ std::string missing_file_message(const std::filesystem::path& file) {
 }
 
 }  // namespace
+
+bool is_bench_name(std::string_view name) {
+  return !name.empty() && name.size() <= 8 && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+  });
+}
 
 profile parse_profile(std::string_view toml_text, std::string_view source) {
   const toml::table root = parse_toml(toml_text, source);

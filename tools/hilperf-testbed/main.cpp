@@ -1,11 +1,18 @@
 // hilperf-testbed: brings the simulated bench up, takes it down, reports its status.
 // A thin main over hil::bench (STYLE.md rule 1). Exit codes: 0 done, 1 a bench operation failed,
 // 2 bad usage or profile.
+// In a board farm (--farm, else $HILPERF_FARM, when no --profile is given) every subcommand acts on
+// each board in turn, its owner file, pidfile and log suffixed with ".<board id>"; farm-spec
+// writes the farm's CTest resource spec.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -14,6 +21,7 @@
 #include "hil/bench/sim_bench.hpp"
 #include "hil/link/link_control.hpp"
 #include "hil/link/link_guard.hpp"
+#include "hil/profile/farm.hpp"
 #include "hil/profile/profile.hpp"
 #include "hil/sys/install_paths.hpp"
 #include "hil/sys/netns.hpp"
@@ -128,6 +136,14 @@ int peer_up(const hil::profile::profile& p, const fs::path& pidfile, const fs::p
   return 0;
 }
 
+// The path with ".<board>" appended to its file name; unchanged outside a farm.
+fs::path for_board(const fs::path& file, const std::string& board) {
+  if (board.empty()) return file;
+  fs::path out = file;
+  out += "." + board;
+  return out;
+}
+
 int status(const hil::profile::profile& p) {
   if (p.peer.mode != hil::profile::peer_mode::sim) {
     std::cout << p.source << " describes a real bench (no simulated bench)\n";
@@ -147,12 +163,21 @@ int main(int argc, char** argv) {
   app.fallthrough();  // --profile may follow the subcommand: hilperf-testbed up --profile x.toml
   std::optional<std::string> profile_flag;
   std::optional<fs::path> owner_file;
+  std::optional<std::string> farm_flag;
+  std::optional<fs::path> spec_out;
   app.add_option(
       "--profile", profile_flag,
       "board profile (TOML); default $HILPERF_PROFILE, else " + default_profile().string());
+  app.add_option("--farm", farm_flag,
+                 "board farm (TOML, [boards.<id>] profile = ...); default $HILPERF_FARM; every "
+                 "subcommand then acts on each board")
+      ->excludes("--profile");
   auto* up_cmd = app.add_subcommand("up", "create the bench, or re-apply its settings");
   auto* down_cmd = app.add_subcommand("down", "remove the bench and everything in it");
   app.add_subcommand("status", "show namespaces, links, addresses and qdiscs");
+  auto* farm_spec_cmd =
+      app.add_subcommand("farm-spec", "write the farm's CTest resource spec (JSON)");
+  farm_spec_cmd->add_option("--out", spec_out, "the file to write; default stdout");
   fs::path pidfile = "hilperf-peer.pid";
   fs::path log = "hilperf-peer.log";
   auto* peer_up_cmd =
@@ -170,16 +195,55 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    const auto p =
-        hil::profile::load_profile(hil::profile::select_profile(profile_flag, default_profile()));
-    if (up_cmd->parsed()) return up(p, owner_file);
-    if (down_cmd->parsed()) return down(p, owner_file);
-    if (peer_up_cmd->parsed()) return peer_up(p, pidfile, log);
-    if (peer_down_cmd->parsed()) {
-      if (hil::bench::stop_peer(p, pidfile)) std::cout << "hilperf-testbed: peer stopped\n";
+    std::optional<fs::path> farm_file =
+        farm_flag ? std::optional<fs::path>(*farm_flag) : hil::profile::farm_from_environment();
+    if (profile_flag) farm_file.reset();  // an explicit profile means that one board
+    if (farm_spec_cmd->parsed()) {
+      if (!farm_file) {
+        std::cerr << "hilperf-testbed: farm-spec needs a farm: --farm <file> or $HILPERF_FARM\n";
+        return 2;
+      }
+      const std::string spec =
+          hil::profile::resource_spec_json(hil::profile::load_farm(*farm_file));
+      if (spec_out) {
+        std::ofstream(*spec_out) << spec;
+      } else {
+        std::cout << spec;
+      }
       return 0;
     }
-    return status(p);
+    // (board id, profile): the farm's boards, or the one profile with no id.
+    std::vector<std::pair<std::string, hil::profile::profile>> boards;
+    if (farm_file) {
+      for (auto& b : hil::profile::load_farm(*farm_file).boards) {
+        boards.emplace_back(b.id, std::move(b.board));
+      }
+    } else {
+      boards.emplace_back("", hil::profile::load_profile(
+                                  hil::profile::select_profile(profile_flag, default_profile())));
+    }
+    int rc = 0;
+    for (const auto& [id, p] : boards) {
+      if (!id.empty())
+        std::cout << "hilperf-testbed: farm board " << id << " (" << p.source << ")\n";
+      const auto owner = owner_file ? std::optional(for_board(*owner_file, id)) : std::nullopt;
+      int board_rc = 0;
+      if (up_cmd->parsed()) {
+        board_rc = up(p, owner);
+      } else if (down_cmd->parsed()) {
+        board_rc = down(p, owner);
+      } else if (peer_up_cmd->parsed()) {
+        board_rc = peer_up(p, for_board(pidfile, id), for_board(log, id));
+      } else if (peer_down_cmd->parsed()) {
+        if (hil::bench::stop_peer(p, for_board(pidfile, id))) {
+          std::cout << "hilperf-testbed: peer stopped\n";
+        }
+      } else {
+        board_rc = status(p);
+      }
+      rc = std::max(rc, board_rc);
+    }
+    return rc;
   } catch (const hil::profile::profile_error& e) {
     std::cerr << "hilperf-testbed: " << e.what() << '\n';
     return 2;
