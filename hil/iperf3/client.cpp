@@ -45,8 +45,7 @@ class client_session {
 
   awaitable<measure::test_result> run() {
     started_ = std::chrono::system_clock::now();
-    // A server that has just finished a test can still answer "busy" for a moment (a stock 3.12
-    // server while it tears the last test down): retry that, briefly, like a refused connect.
+    // A server still busy with its last test: retry briefly (control_connect.hpp).
     const auto give_up = clock::now() + o_.busy_retry;
     const connect_settings how = settings();
     for (;;) {
@@ -55,20 +54,15 @@ class client_session {
       try {
         co_return co_await exchange(ctl);
       } catch (const std::system_error& e) {
-        // A stock server re-creating its listener can also reset a connection it just accepted,
-        // before it said anything: that is the same moment, not a failure of the test.
-        const bool busy = e.code() == std::errc::device_or_resource_busy ||
-                          (e.code() == asio::error::connection_reset && !answered_);
         abandon(ctl);
-        if (!busy || clock::now() >= give_up) throw;
+        if (!server_still_busy(e, answered_) || clock::now() >= give_up) throw;
       } catch (...) {
         abandon(ctl);
         throw;
       }
       done_ = false;
       answered_ = false;
-      asio::steady_timer pause(co_await asio::this_coro::executor, 100ms);
-      co_await pause.async_wait(use_awaitable);
+      co_await busy_retry_pause();
     }
   }
 

@@ -71,4 +71,14 @@ asio::awaitable<tcp::socket> connect_control(const connect_settings& c, const tc
   }
 }
 
+bool server_still_busy(const std::system_error& e, bool answered) {
+  return e.code() == std::errc::device_or_resource_busy ||
+         (e.code() == asio::error::connection_reset && !answered);
+}
+
+asio::awaitable<void> busy_retry_pause() {
+  asio::steady_timer pause(co_await asio::this_coro::executor, 100ms);
+  co_await pause.async_wait(use_awaitable);
+}
+
 }  // namespace hil::iperf3

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <system_error>
 
 #include "hil/measure/test_spec.hpp"
 
@@ -29,5 +30,17 @@ asio::ip::tcp::endpoint resolve_peer(const std::string& host, std::uint16_t port
 asio::awaitable<asio::ip::tcp::socket> connect_control(const connect_settings& c,
                                                        const asio::ip::tcp::endpoint& to,
                                                        const measure::test_spec& spec);
+
+// Busy retries: a server that has just finished a test can answer "busy" (a stock 3.12 server
+// tearing the last test down, or ours saying goodbye), or reset a connection it accepted before
+// it said anything. Both clients retry such an attempt for a while (their busy_retry), pausing
+// busy_retry_pause() between attempts; any other failure ends the run.
+//
+// True when the failed attempt e was one of those moments; answered: whether the server sent
+// anything on this connection.
+bool server_still_busy(const std::system_error& e, bool answered);
+
+// The pause between busy retries (100 ms).
+asio::awaitable<void> busy_retry_pause();
 
 }  // namespace hil::iperf3

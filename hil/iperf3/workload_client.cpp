@@ -29,8 +29,7 @@ class workload_session {
     measure::test_spec bind;
     bind.bind_device = o_.spec.bind_device;
     const connect_settings how{o_.host, o_.port, o_.connect_timeout, o_.refused_retry};
-    // A server that has just finished a test (a stock one tearing down, or ours saying goodbye)
-    // can answer "busy" or reset us for a moment: retry that briefly, as the iperf3 client does.
+    // A server still busy with its last test: retry briefly (control_connect.hpp).
     const auto give_up = clock::now() + o_.busy_retry;
     for (;;) {
       control_channel ctl(co_await connect_control(how, to_, bind),
@@ -38,18 +37,15 @@ class workload_session {
       try {
         co_return co_await exchange(ctl);
       } catch (const std::system_error& e) {
-        const bool busy = e.code() == std::errc::device_or_resource_busy ||
-                          (e.code() == asio::error::connection_reset && !answered_);
         abandon(ctl);
-        if (!busy || clock::now() >= give_up) throw;
+        if (!server_still_busy(e, answered_) || clock::now() >= give_up) throw;
       } catch (...) {
         abandon(ctl);
         throw;
       }
       done_ = false;
       answered_ = false;
-      asio::steady_timer pause(co_await asio::this_coro::executor, std::chrono::milliseconds(100));
-      co_await pause.async_wait(asio::use_awaitable);
+      co_await busy_retry_pause();
     }
   }
 

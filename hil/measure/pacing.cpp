@@ -1,6 +1,7 @@
 #include "hil/measure/pacing.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -11,34 +12,94 @@ namespace hil::measure {
 
 namespace {
 
-// k · bytes · 8 · 10⁹ needs up to 64 + 65 bits; GCC and Clang provide a 128-bit integer on every
-// 64-bit target we build for (__extension__ keeps -Wpedantic quiet about it).
-__extension__ typedef unsigned __int128 uint128;  // NOLINT(modernize-use-using)
-
 static_assert(std::is_same_v<std::chrono::steady_clock::duration, std::chrono::nanoseconds>,
               "pacer assumes steady_clock counts nanoseconds");
 
 using time_point = pacer::time_point;
 constexpr std::uint64_t max_datagram_bytes = std::uint64_t{1} << 31;
 constexpr std::int64_t max_ns = std::numeric_limits<std::int64_t>::max();
+constexpr std::uint64_t max_u64 = std::numeric_limits<std::uint64_t>::max();
 
-// start + offset_ns, or time_point::max() when that is beyond the clock's range.
-time_point saturating_add(time_point start, uint128 offset_ns) {
-  const std::int64_t s = start.time_since_epoch().count();
-  // max_ns − s, computed without overflow for a start before the clock's epoch.
-  const uint128 headroom = s >= 0
-                               ? static_cast<uint128>(max_ns - s)
-                               : static_cast<uint128>(max_ns) + static_cast<uint128>(-(s + 1)) + 1;
-  if (offset_ns > headroom) return time_point::max();
-  // Two steps: an offset above max_ns is in range only for a start before the epoch.
-  const uint128 first = std::min(offset_ns, static_cast<uint128>(max_ns));
-  return start + std::chrono::nanoseconds(static_cast<std::int64_t>(first)) +
-         std::chrono::nanoseconds(static_cast<std::int64_t>(offset_ns - first));
+// k · bytes · 8 · 10⁹ needs up to 64 + 65 bits, and 32-bit targets (armhf) have no 128-bit
+// integer type, so the few operations needed on such products are written with 64-bit halves.
+struct u128 {
+  std::uint64_t hi;
+  std::uint64_t lo;
+};
+
+// The full product a · b: schoolbook multiplication in base 2³².
+u128 multiply(std::uint64_t a, std::uint64_t b) {
+  constexpr std::uint64_t mask = 0xFFFF'FFFF;
+  const std::uint64_t ll = (a & mask) * (b & mask);
+  const std::uint64_t lh = (a & mask) * (b >> 32);
+  const std::uint64_t hl = (a >> 32) * (b & mask);
+  const std::uint64_t hh = (a >> 32) * (b >> 32);
+  // The middle column: three terms below 2³² each, so no carry is lost.
+  const std::uint64_t mid = (ll >> 32) + (lh & mask) + (hl & mask);
+  return {hh + (lh >> 32) + (hl >> 32) + (mid >> 32), (mid << 32) | (ll & mask)};
 }
 
-std::uint64_t saturate_u64(uint128 v) {
-  constexpr auto max = std::numeric_limits<std::uint64_t>::max();
-  return v > max ? max : static_cast<std::uint64_t>(v);
+// One base-2³² digit of a long division by a normalised divisor d (top bit set, d = d1·2³² + d0):
+// the quotient digit of top·2³² + next (next < 2³²), given that it is below 2³² (Knuth's
+// algorithm D step D3: estimate from the leading digits, then correct it by at most 2).
+std::uint64_t quotient_digit(std::uint64_t top, std::uint64_t next, std::uint64_t d) {
+  constexpr std::uint64_t base = std::uint64_t{1} << 32;
+  const std::uint64_t d1 = d >> 32;
+  const std::uint64_t d0 = d & (base - 1);
+  std::uint64_t q = top / d1;
+  std::uint64_t r = top - q * d1;
+  while (q >= base || q * d0 > ((r << 32) | next)) {
+    --q;
+    r += d1;
+    if (r >= base) break;
+  }
+  return q;
+}
+
+struct division {
+  std::uint64_t quotient;
+  std::uint64_t remainder;
+};
+
+// ⌊n / d⌋ and n mod d, exactly, for d > 0 and n.hi < d (so the quotient fits in 64 bits): two
+// digits of long division in base 2³² (Hacker's Delight, divlu).
+division divide(u128 n, std::uint64_t d) {
+  // Normalise so d's top bit is set; n shifts along (its top bits are 0 since n.hi < d).
+  const int shift = std::countl_zero(d);
+  d <<= shift;
+  const std::uint64_t n32 = shift == 0 ? n.hi : (n.hi << shift) | (n.lo >> (64 - shift));
+  const std::uint64_t n10 = n.lo << shift;
+  const std::uint64_t q1 = quotient_digit(n32, n10 >> 32, d);
+  // The partial remainder is below d, so computing it modulo 2⁶⁴ is exact.
+  const std::uint64_t n21 = ((n32 << 32) | (n10 >> 32)) - q1 * d;
+  const std::uint64_t q0 = quotient_digit(n21, n10 & 0xFFFF'FFFF, d);
+  const std::uint64_t r = ((n21 << 32) | (n10 & 0xFFFF'FFFF)) - q0 * d;
+  return {(q1 << 32) | q0, r >> shift};
+}
+
+// ⌊a · b / c⌋ for c > 0, or UINT64_MAX when that is beyond 64 bits.
+std::uint64_t mul_div_floor(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  const u128 product = multiply(a, b);
+  return product.hi >= c ? max_u64 : divide(product, c).quotient;
+}
+
+// ⌈a · b / c⌉ for c > 0, or UINT64_MAX when that is beyond 64 bits.
+std::uint64_t mul_div_ceil(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  const u128 product = multiply(a, b);
+  if (product.hi >= c) return max_u64;
+  const division d = divide(product, c);
+  return d.remainder == 0 || d.quotient == max_u64 ? d.quotient : d.quotient + 1;
+}
+
+// start + offset_ns, or time_point::max() when that is beyond the clock's range. An offset of
+// UINT64_MAX ns is beyond it from any start (or lands exactly on max()), so callers may saturate.
+time_point saturating_add(time_point start, std::uint64_t offset_ns) {
+  // Modulo 2⁶⁴: max_ns − start is in 0…2⁶⁴−1 and, when the offset fits below it, start + offset
+  // is in the clock's range, so both wrapped results are exact (C++20 converts modulo 2⁶⁴).
+  const auto s = static_cast<std::uint64_t>(start.time_since_epoch().count());
+  const std::uint64_t headroom = static_cast<std::uint64_t>(max_ns) - s;
+  if (offset_ns > headroom) return time_point::max();
+  return time_point(std::chrono::nanoseconds(static_cast<std::int64_t>(s + offset_ns)));
 }
 
 std::chrono::nanoseconds catchup_spacing_for(std::uint64_t bit_ns, std::uint64_t rate,
@@ -79,12 +140,13 @@ pacer::pacer(std::uint64_t bits_per_second, std::size_t bytes_per_datagram, time
 pacer::time_point pacer::ideal(std::uint64_t k) const {
   // One exact product and one division per call: the error is below 1 ns for every k, so there
   // is no accumulated drift however long the stream runs.
-  return saturating_add(start_, uint128{k} * bit_ns_per_datagram_ / bits_per_second_);
+  return saturating_add(start_, mul_div_floor(k, bit_ns_per_datagram_, bits_per_second_));
 }
 
 pacer::time_point pacer::next_due(std::uint64_t k, time_point last_send) const {
   if (k == 0) return start_;
-  const auto earliest = saturating_add(last_send, static_cast<uint128>(catchup_spacing_.count()));
+  const auto earliest =
+      saturating_add(last_send, static_cast<std::uint64_t>(catchup_spacing_.count()));
   return std::max(ideal(k), earliest);
 }
 
@@ -92,15 +154,14 @@ std::uint64_t pacer::due_by(time_point now) const {
   if (now < start_) return 0;
   // ideal(k) <= now  ⇔  ⌊k·B/R⌋ <= e  ⇔  k·B < (e+1)·R  ⇔  k < ⌈(e+1)·R / B⌉,
   // with e = now − start in ns, B = bit_ns_per_datagram_, R = bits_per_second_.
-  const auto e = static_cast<uint128>((now - start_).count());
-  const uint128 scaled = (e + 1) * bits_per_second_;
-  return saturate_u64((scaled + bit_ns_per_datagram_ - 1) / bit_ns_per_datagram_);
+  const auto e = static_cast<std::uint64_t>((now - start_).count());
+  return mul_div_ceil(e + 1, bits_per_second_, bit_ns_per_datagram_);
 }
 
 std::uint64_t pacer::ideal_count(std::chrono::nanoseconds duration) const {
   if (duration.count() <= 0) return 0;
-  const auto d = static_cast<uint128>(duration.count());
-  return saturate_u64(d * bits_per_second_ / bit_ns_per_datagram_);
+  const auto d = static_cast<std::uint64_t>(duration.count());
+  return mul_div_floor(d, bits_per_second_, bit_ns_per_datagram_);
 }
 
 double pacer::datagrams_per_second() const {

@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -18,8 +19,9 @@ namespace fs = std::filesystem;
 
 int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
 
-// CTest's rule for resource ids (and type names): lowercase letters, digits, underscores, not
-// starting with a digit. Anything else makes ctest reject the whole spec file.
+// Board ids: lowercase letters, digits and underscores, not starting with a digit. CTest rejects a
+// spec file whose ids hold anything else (it would take a leading digit; ids here are also used in
+// lock file names and reports, where a letter first reads better).
 bool is_resource_id(std::string_view id) {
   if (id.empty() || (id.front() >= '0' && id.front() <= '9')) return false;
   return std::ranges::all_of(
@@ -32,7 +34,7 @@ toml::table parse_farm_file(const fs::path& file) {
   if (!fs::is_regular_file(file, error)) {
     throw profile_error(
         file.string(),
-        {{"(file)", 0, fmt::format("{} is not a readable farm file", file.string())}});
+        {{"(file)", 0, fmt::format("{} is not a readable farm file", file.string())}}, "farm");
   }
   try {
     return toml::parse_file(file.string());
@@ -83,19 +85,29 @@ void read_boards(const toml::table& root, const fs::path& file, farm& f,
       continue;
     }
     for (const auto& [name, value] : *table) {
-      if (name.str() != "profile" && name.str() != "bench") {
-        problems.push_back({where + "." + std::string(name.str()), line_of(value),
-                            "unknown key; a board has profile = \"<file>\" and, for a simulated "
-                            "board, bench = \"<name>\""});
+      const std::string_view n = name.str();
+      if (n != "profile" && n != "bench" && n != "ssh") {
+        problems.push_back({where + "." + std::string(n), line_of(value),
+                            "unknown key; a board has profile = \"<file>\", optionally ssh = "
+                            "\"user@host\" (ci/board-launcher) and, for a simulated board, "
+                            "bench = \"<name>\""});
+      }
+      if (n == "ssh") {
+        const auto target = value.value<std::string>();
+        if (!target || target->empty() || target->front() == '-' ||
+            target->find_first_of(" \t\"") != std::string::npos) {
+          problems.push_back({where + ".ssh", line_of(value),
+                              "the board's ssh target for ci/board-launcher: user@host (no "
+                              "spaces or quotes, not starting with '-')"});
+        }
       }
     }
     const toml::node* bench = table->get("bench");
     const auto bench_name = bench == nullptr ? std::nullopt : bench->value<std::string>();
-    if (bench != nullptr &&
-        (!bench_name || !is_resource_id(*bench_name) || bench_name->size() > 8)) {
+    if (bench != nullptr && (!bench_name || !is_bench_name(*bench_name))) {
       problems.push_back({where + ".bench", line_of(*bench),
-                          "a bench name of 1 to 8 lowercase letters, digits or underscores "
-                          "(namespaces hilperf-<bench>-dut/-peer)"});
+                          "a bench name of 1 to 8 lowercase letters or digits, as [sim] bench "
+                          "(namespaces hilperf-<bench>-dut and -peer)"});
     }
     const auto path = (*table)["profile"].value<std::string>();
     if (!path || path->empty()) {
@@ -105,8 +117,9 @@ void read_boards(const toml::table& root, const fs::path& file, farm& f,
     }
     fs::path resolved = *path;
     if (resolved.is_relative()) resolved = file.parent_path() / resolved;
+    resolved = resolved.lexically_normal();
     try {
-      farm_board b{id, resolved.lexically_normal(), load_profile(resolved)};
+      farm_board b{id, resolved, load_profile(resolved)};
       if (bench_name && b.board.peer.mode != peer_mode::sim) {
         problems.push_back({where + ".bench", line_of(*bench),
                             fmt::format("{} describes a real board; bench names a simulated one",
@@ -198,12 +211,17 @@ std::string resource_spec_json(const farm& f) {
 }
 
 std::string parse_allocation(std::string_view value) {
-  // CTest writes "id:<id>,slots:<n>" for each resource of the group, ';'-separated.
+  // CTest writes "id:<id>,slots:<n>" for each resource of the group, ';'-separated; the cases ask
+  // for one board with one slot.
   constexpr std::string_view prefix = "id:";
-  const auto comma = value.find(',');
-  const std::string_view id = value.substr(0, comma).substr(std::min(prefix.size(), value.size()));
-  if (!value.starts_with(prefix) || comma == std::string_view::npos || id.empty() ||
-      value.find(';') != std::string_view::npos) {
+  constexpr std::string_view suffix = ",slots:1";
+  const bool one_board = value.starts_with(prefix) && value.ends_with(suffix) &&
+                         value.size() > prefix.size() + suffix.size() &&
+                         value.find(';') == std::string_view::npos;
+  const std::string_view id =
+      one_board ? value.substr(prefix.size(), value.size() - prefix.size() - suffix.size())
+                : std::string_view();
+  if (!one_board || id.find(',') != std::string_view::npos) {
     throw std::runtime_error(fmt::format(
         "CTest's board allocation \"{}\" is not one board (\"id:<board>,slots:1\"); the hil "
         "cases ask for RESOURCE_GROUPS boards:1",
@@ -216,7 +234,13 @@ std::optional<std::string> allocated_board() {
   // NOLINTBEGIN(concurrency-mt-unsafe): read once at start-up, before any thread exists
   const char* count = std::getenv("CTEST_RESOURCE_GROUP_COUNT");
   if (count == nullptr || *count == '\0') return std::nullopt;
-  const int groups = std::atoi(count);
+  int groups = 0;
+  const std::string_view text(count);
+  if (std::from_chars(text.data(), text.data() + text.size(), groups).ptr !=
+      text.data() + text.size()) {
+    throw std::runtime_error(
+        fmt::format("CTEST_RESOURCE_GROUP_COUNT is \"{}\", not a number", text));
+  }
   for (int g = 0; g < groups; ++g) {
     const char* type = std::getenv(fmt::format("CTEST_RESOURCE_GROUP_{}", g).c_str());
     if (type == nullptr || std::string_view(type) != farm_resource) continue;

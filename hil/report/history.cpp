@@ -1,9 +1,12 @@
 #include "hil/report/history.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <fstream>
+#include <system_error>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -58,9 +61,27 @@ std::vector<metric_value> run_metrics(const std::vector<result_record>& records)
   return out;
 }
 
-void store_run(const fs::path& dir, const std::string& id, const fs::path& results) {
+void store_run(const fs::path& dir, const std::string& id, const fs::path& results,
+               std::string_view board) {
   fs::create_directories(dir);
-  fs::copy_file(results, dir / (id + ".jsonl"), fs::copy_options::overwrite_existing);
+  const fs::path target = dir / (id + ".jsonl");
+  if (board.empty()) {
+    fs::copy_file(results, target, fs::copy_options::overwrite_existing);
+    return;
+  }
+  std::ifstream in(results);
+  std::ofstream out(target, std::ios::trunc);
+  std::size_t number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object()) throw results_format_error(results.string(), number, "not a JSON object");
+    if (j.value("board", std::string()) == board) out << line << '\n';
+  }
+  out.close();
+  if (!out)
+    throw std::system_error(errno, std::generic_category(), "cannot write " + target.string());
 }
 
 std::vector<history_run> load_history(const fs::path& dir, std::size_t count) {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hil/report/results_file.hpp"
@@ -38,9 +39,10 @@ struct history_run {
   std::vector<metric_value> metrics;
 };
 
-// Copies results into dir as <id>.jsonl (dir created when missing). Throws std::system_error.
+// Copies results into dir as <id>.jsonl (dir created when missing); with a board, only the lines
+// of that farm board. Throws std::system_error, results_format_error for a line that is not JSON.
 void store_run(const std::filesystem::path& dir, const std::string& id,
-               const std::filesystem::path& results);
+               const std::filesystem::path& results, std::string_view board = {});
 
 // The last `count` runs in dir (by name, oldest first). Throws results_format_error naming a bad
 // file; a missing dir is an empty history.

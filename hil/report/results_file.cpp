@@ -29,6 +29,7 @@ result_record to_record(const nlohmann::json& j, std::size_t line) {
   r.limit = string_field(j, "limit");
   r.cause = string_field(j, "cause");
   r.time = string_field(j, "time");
+  r.board = string_field(j, "board");
   const auto figures = j.find("figures");
   if (figures != j.end() && figures->is_object()) r.figures = *figures;
   const auto counters = j.find("counters");
@@ -78,6 +79,12 @@ std::vector<result_record> read_results(const std::filesystem::path& path) {
                             fmt::format("cannot read {} (did the suite run?)", path.string()));
   }
   return parse_results(in, path.string());
+}
+
+std::vector<result_record> of_board(std::vector<result_record> records, std::string_view board) {
+  if (!board.empty())
+    std::erase_if(records, [&](const result_record& r) { return r.board != board; });
+  return records;
 }
 
 std::size_t count_failed(const std::vector<result_record>& records) {

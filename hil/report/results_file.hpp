@@ -30,6 +30,7 @@ struct result_record {
   std::string limit;      // "limit"
   std::string cause;      // "cause": the likely cause when failed, may be empty
   std::string time;       // "time": ISO 8601 UTC
+  std::string board;      // "board": the farm board the case ran on, empty outside a farm
   nlohmann::json figures = nlohmann::json::object();  // "figures": measured numbers by name
   nlohmann::json counters;                            // "counters": DUT counter deltas, or null
 };
@@ -53,6 +54,10 @@ class results_format_error : public std::runtime_error {
 // Records of the file at path. Throws std::system_error ("cannot read <path> (did the suite run?)")
 // when it cannot be opened, results_format_error on a bad line.
 [[nodiscard]] std::vector<result_record> read_results(const std::filesystem::path& path);
+
+// The records of one farm board; all of them when board is empty.
+[[nodiscard]] std::vector<result_record> of_board(std::vector<result_record> records,
+                                                  std::string_view board);
 
 // Number of records whose check failed.
 [[nodiscard]] std::size_t count_failed(const std::vector<result_record>& records);

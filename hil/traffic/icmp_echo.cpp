@@ -23,6 +23,7 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 constexpr std::size_t payload_len = 56;
+using echo_packet = std::array<std::uint8_t, sizeof(icmphdr) + payload_len>;
 
 // RFC 1071 Internet checksum.
 std::uint16_t checksum(const std::uint8_t* data, std::size_t len) {
@@ -32,6 +33,31 @@ std::uint16_t checksum(const std::uint8_t* data, std::size_t len) {
   if (len % 2 != 0) sum += static_cast<std::uint32_t>(data[len - 1] << 8);
   while (sum >> 16 != 0) sum = (sum & 0xFFFF) + (sum >> 16);
   return static_cast<std::uint16_t>(~sum);
+}
+
+// The Header at `at`, copied out: a byte buffer guarantees no alignment for it, so a pointer cast
+// would be undefined behaviour (and -Wcast-align rejects it on ARM).
+template <typename Header>
+Header read_header(const std::uint8_t* at) {
+  Header h{};
+  std::memcpy(&h, at, sizeof h);
+  return h;
+}
+
+// Echo request seq of id: the ICMP header with its checksum, then payload bytes 0, 1, 2, ….
+echo_packet echo_request(std::uint16_t id, std::uint16_t seq) {
+  echo_packet packet{};
+  icmphdr icmp{};
+  icmp.type = ICMP_ECHO;
+  icmp.un.echo.id = htons(id);
+  icmp.un.echo.sequence = htons(seq);
+  for (std::size_t b = 0; b < payload_len; ++b)
+    packet[sizeof(icmphdr) + b] = static_cast<std::uint8_t>(b);
+  // The checksum covers the header with its checksum field 0, then is written into it.
+  std::memcpy(packet.data(), &icmp, sizeof icmp);
+  icmp.checksum = htons(checksum(packet.data(), packet.size()));
+  std::memcpy(packet.data(), &icmp, sizeof icmp);
+  return packet;
 }
 
 // Waits for the echo reply with id/seq until deadline; true when it came.
@@ -45,12 +71,12 @@ bool await_reply(int fd, std::uint16_t id, std::uint16_t seq, clock::time_point 
     if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
     const ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
     if (n < static_cast<ssize_t>(sizeof(iphdr) + 8)) continue;
-    const auto* ip = reinterpret_cast<const iphdr*>(buf.data());
-    const std::size_t off = ip->ihl * 4U;
-    if (static_cast<std::size_t>(n) < off + 8) continue;
-    const auto* icmp = reinterpret_cast<const icmphdr*>(buf.data() + off);
-    if (icmp->type == ICMP_ECHOREPLY && ntohs(icmp->un.echo.id) == id &&
-        ntohs(icmp->un.echo.sequence) == seq) {
+    const auto ip = read_header<iphdr>(buf.data());
+    const std::size_t off = ip.ihl * 4U;
+    if (static_cast<std::size_t>(n) < off + sizeof(icmphdr)) continue;
+    const auto icmp = read_header<icmphdr>(buf.data() + off);
+    if (icmp.type == ICMP_ECHOREPLY && ntohs(icmp.un.echo.id) == id &&
+        ntohs(icmp.un.echo.sequence) == seq) {
       return true;
     }
   }
@@ -71,14 +97,7 @@ echo_result icmp_echo(const std::string& host, const std::string& ifname, int co
   const auto id = static_cast<std::uint16_t>(::getpid());
   echo_result r;
   for (int i = 0; i < count; ++i) {
-    std::array<std::uint8_t, sizeof(icmphdr) + payload_len> packet{};
-    auto* icmp = reinterpret_cast<icmphdr*>(packet.data());
-    icmp->type = ICMP_ECHO;
-    icmp->un.echo.id = htons(id);
-    icmp->un.echo.sequence = htons(static_cast<std::uint16_t>(i + 1));
-    for (std::size_t b = 0; b < payload_len; ++b)
-      packet[sizeof(icmphdr) + b] = static_cast<std::uint8_t>(b);
-    icmp->checksum = htons(checksum(packet.data(), packet.size()));
+    const echo_packet packet = echo_request(id, static_cast<std::uint16_t>(i + 1));
     const auto start = clock::now();
     if (::sendto(fd.get(), packet.data(), packet.size(), 0, reinterpret_cast<const sockaddr*>(&to),
                  sizeof(to)) < 0) {

@@ -66,10 +66,14 @@ void gap_probe::run() {
     msg.msg_control = control.data();
     msg.msg_controllen = control.size();
     if (::recvmsg(fd.get(), &msg, MSG_TRUNC) < 20) continue;
-    const auto* ip = reinterpret_cast<const iphdr*>(head.data());
-    if (ip->protocol != IPPROTO_UDP) continue;
-    const auto* udp = reinterpret_cast<const udphdr*>(head.data() + ip->ihl * 4U);
-    if (ntohs(udp->dest) != port_ || ntohs(udp->len) != payload_len_ + sizeof(udphdr)) continue;
+    // Copied out, not cast: the buffer has no alignment for the headers (32-bit ARM traps).
+    iphdr ip{};
+    std::memcpy(&ip, head.data(), sizeof(ip));
+    const std::size_t udp_at = ip.ihl * 4U;
+    if (ip.protocol != IPPROTO_UDP || udp_at + sizeof(udphdr) > head.size()) continue;
+    udphdr udp{};
+    std::memcpy(&udp, head.data() + udp_at, sizeof(udp));
+    if (ntohs(udp.dest) != port_ || ntohs(udp.len) != payload_len_ + sizeof(udphdr)) continue;
     for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
       if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS) {
         timespec ts{};

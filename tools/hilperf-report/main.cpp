@@ -58,13 +58,15 @@ int main(int argc, char** argv) {
   app.add_option("--history", reg.history,
                  "history directory (overrides history.dir); with --html: trend charts over it");
   app.add_flag("!--no-store", reg.store, "with --regressions: do not keep this run in the history");
+  app.add_option("--board", reg.board,
+                 "a board farm's board: report (or check) only the cases that ran on it");
   CLI11_PARSE(app, argc, argv);
   if (regressions) {
     reg.results = file;
     return check_regressions(reg);
   }
   try {
-    const auto records = hil::report::read_results(file);
+    const auto records = hil::report::of_board(hil::report::read_results(file), reg.board);
     const auto model = hil::report::build_model(records);
     if (markdown.empty() && dokuwiki.empty() && html.empty()) {
       std::cout << hil::report::console_summary(records);

@@ -1,5 +1,7 @@
 // hilperf-report --regressions: the run against the board's history (hil/report/history.hpp),
 // with the history directory, tolerance and baseline size from the board profile's [history].
+// In a board farm ($HILPERF_FARM, no --profile) each board's records against its own history,
+// <history.dir>/<board id>, so boards sharing a profile keep apart.
 #pragma once
 
 #include <filesystem>
@@ -17,6 +19,7 @@ struct regression_options {
   std::optional<std::string> profile;  // --profile; else $HILPERF_PROFILE, else the build default
   std::optional<std::string> history;  // --history overrides history.dir
   bool store = true;                   // keep this run in the history afterwards
+  std::string board;                   // --board: only this farm board's records; empty = all
 };
 
 // Compares, prints the table, stores the run; returns one of the exit codes above.
