@@ -3,6 +3,7 @@
 #   bin/                     hilperf, hilperf-peer, hilperf-testbed, hilperf-report, the benchmarks
 #   libexec/hilperf/         hil_cases, hil_traffic_cases
 #   share/hilperf/boards/    the board profiles (ci/boards/*.toml)
+#   share/hilperf/farms/     the board farms (ci/farms/*.toml)
 # Included before the targets are defined: their compile definitions use the relative paths.
 include(GNUInstallDirs)
 

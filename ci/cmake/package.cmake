@@ -4,11 +4,15 @@
 #
 # The tools go to bin/, the benchmarks as well (they find hilperf and hilperf-peer next to them);
 # the hil case binaries to libexec/hilperf/ (run them directly, or through ctest in a build tree);
-# the board profiles to share/hilperf/boards/; the README to share/doc/hilperf/. No test binaries.
+# the board profiles to share/hilperf/boards/, the farm files to share/hilperf/farms/; the README to
+# share/doc/hilperf/. No test binaries.
 install(TARGETS hilperf hilperf-peer hilperf-testbed hilperf-report hilperf-bench hilperf-rr-bench
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS hil_cases hil_traffic_cases RUNTIME DESTINATION ${HIL_INSTALL_CASES_DIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/ci/boards/ DESTINATION ${HIL_INSTALL_BOARDS_DIR}
+        FILES_MATCHING PATTERN "*.toml")
+# Farm files name their boards' profiles relatively (../boards/…), which holds here too.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/ci/farms/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hilperf/farms
         FILES_MATCHING PATTERN "*.toml")
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 

@@ -206,7 +206,13 @@ int main(int argc, char** argv) {
       const std::string spec =
           hil::profile::resource_spec_json(hil::profile::load_farm(*farm_file));
       if (spec_out) {
-        std::ofstream(*spec_out) << spec;
+        std::ofstream out(*spec_out, std::ios::trunc);
+        out << spec;
+        out.close();
+        if (!out) {
+          std::cerr << "hilperf-testbed: cannot write " << spec_out->string() << '\n';
+          return 1;
+        }
       } else {
         std::cout << spec;
       }
@@ -222,26 +228,33 @@ int main(int argc, char** argv) {
       boards.emplace_back("", hil::profile::load_profile(
                                   hil::profile::select_profile(profile_flag, default_profile())));
     }
-    int rc = 0;
-    for (const auto& [id, p] : boards) {
-      if (!id.empty())
-        std::cout << "hilperf-testbed: farm board " << id << " (" << p.source << ")\n";
+    // One board's part of the subcommand.
+    const auto act = [&](const std::string& id, const hil::profile::profile& p) {
       const auto owner = owner_file ? std::optional(for_board(*owner_file, id)) : std::nullopt;
-      int board_rc = 0;
-      if (up_cmd->parsed()) {
-        board_rc = up(p, owner);
-      } else if (down_cmd->parsed()) {
-        board_rc = down(p, owner);
-      } else if (peer_up_cmd->parsed()) {
-        board_rc = peer_up(p, for_board(pidfile, id), for_board(log, id));
-      } else if (peer_down_cmd->parsed()) {
+      if (up_cmd->parsed()) return up(p, owner);
+      if (down_cmd->parsed()) return down(p, owner);
+      if (peer_up_cmd->parsed()) return peer_up(p, for_board(pidfile, id), for_board(log, id));
+      if (peer_down_cmd->parsed()) {
         if (hil::bench::stop_peer(p, for_board(pidfile, id))) {
           std::cout << "hilperf-testbed: peer stopped\n";
         }
-      } else {
-        board_rc = status(p);
+        return 0;
       }
-      rc = std::max(rc, board_rc);
+      return status(p);
+    };
+    if (boards.size() == 1 && boards.front().first.empty()) {
+      return act("", boards.front().second);
+    }
+    // A farm: every board gets its turn, also after another failed (down must remove them all).
+    int rc = 0;
+    for (const auto& [id, p] : boards) {
+      std::cout << "hilperf-testbed: farm board " << id << " (" << p.source << ")\n";
+      try {
+        rc = std::max(rc, act(id, p));
+      } catch (const std::exception& e) {
+        std::cerr << "hilperf-testbed: board " << id << ": " << e.what() << '\n';
+        rc = std::max(rc, 1);
+      }
     }
     return rc;
   } catch (const hil::profile::profile_error& e) {
