@@ -56,6 +56,29 @@ std::string nested(const profile_error& e) {
   return text;
 }
 
+// A board table's keys: only profile, ssh and bench, and ssh a usable target.
+void check_board_keys(const toml::table& table, const std::string& where,
+                      std::vector<problem>& problems) {
+  for (const auto& [name, value] : table) {
+    const std::string_view n = name.str();
+    if (n != "profile" && n != "bench" && n != "ssh") {
+      problems.push_back({where + "." + std::string(n), line_of(value),
+                          "unknown key; a board has profile = \"<file>\", optionally ssh = "
+                          "\"user@host\" (ci/board-launcher) and, for a simulated board, "
+                          "bench = \"<name>\""});
+    }
+    if (n == "ssh") {
+      const auto target = value.value<std::string>();
+      if (!target || target->empty() || target->front() == '-' ||
+          target->find_first_of(" \t\"") != std::string::npos) {
+        problems.push_back({where + ".ssh", line_of(value),
+                            "the board's ssh target for ci/board-launcher: user@host (no "
+                            "spaces or quotes, not starting with '-')"});
+      }
+    }
+  }
+}
+
 // Reads [boards.<id>] tables into f.boards, reporting every misfit.
 void read_boards(const toml::table& root, const fs::path& file, farm& f,
                  std::vector<problem>& problems) {
@@ -84,24 +107,7 @@ void read_boards(const toml::table& root, const fs::path& file, farm& f,
       problems.push_back({where, line_of(node), "must be a table with profile = \"<file>\""});
       continue;
     }
-    for (const auto& [name, value] : *table) {
-      const std::string_view n = name.str();
-      if (n != "profile" && n != "bench" && n != "ssh") {
-        problems.push_back({where + "." + std::string(n), line_of(value),
-                            "unknown key; a board has profile = \"<file>\", optionally ssh = "
-                            "\"user@host\" (ci/board-launcher) and, for a simulated board, "
-                            "bench = \"<name>\""});
-      }
-      if (n == "ssh") {
-        const auto target = value.value<std::string>();
-        if (!target || target->empty() || target->front() == '-' ||
-            target->find_first_of(" \t\"") != std::string::npos) {
-          problems.push_back({where + ".ssh", line_of(value),
-                              "the board's ssh target for ci/board-launcher: user@host (no "
-                              "spaces or quotes, not starting with '-')"});
-        }
-      }
-    }
+    check_board_keys(*table, where, problems);
     const toml::node* bench = table->get("bench");
     const auto bench_name = bench == nullptr ? std::nullopt : bench->value<std::string>();
     if (bench != nullptr && (!bench_name || !is_bench_name(*bench_name))) {
