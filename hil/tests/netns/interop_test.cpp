@@ -11,6 +11,7 @@
 #include <asio.hpp>
 #include <atomic>
 #include <future>
+#include <iostream>
 
 #include "hil/iperf3/client.hpp"
 #include "hil/report/iperf3_json.hpp"
@@ -135,28 +136,59 @@ void expect_stock_json_sane(const hil::report::iperf3_summary& j, const interop_
 
 class Interop : public ::testing::TestWithParam<interop_case> {};
 
+// Percent of the datagrams our client's run lost (0 for TCP or a failed run).
+double lost_percent(const hil::measure::test_result& r) {
+  std::int64_t sent = 0;
+  std::int64_t received = 0;
+  for (const auto& s : r.streams) {
+    sent += s.sender.packets;
+    received += s.receiver.packets;
+  }
+  return sent > 0 ? 100.0 * static_cast<double>(sent - received) / static_cast<double>(sent) : 0;
+}
+
 TEST_P(Interop, BothEndsAgree) {
   const interop_case& c = GetParam();
-  const auto server = start_server(c.server, true);
-  if (c.client == side::ours) {
-    hil::iperf3::client_options o;
-    o.host = peer_address(c.ipv6);
-    o.port = port;
-    o.spec = spec_of(c);
-    expect_ends_agree(hil::iperf3::run_client(o), c);
-  } else {
-    std::vector<std::string> argv{"iperf3", "-c", peer_address(c.ipv6), "-p", std::to_string(port)};
-    const auto flags = stock_flags(c);
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    hil::sys::child_process client(argv);
-    const auto status = client.wait(30s);
-    ASSERT_TRUE(status.has_value()) << "stock iperf3 did not finish";
-    ASSERT_EQ(*status, 0) << client.output();
-    hil::report::iperf3_summary summary;
-    ASSERT_NO_THROW(summary = hil::report::parse_iperf3_json(client.output())) << client.output();
-    expect_stock_json_sane(summary, c);
+  // A UDP run that loses datagrams in a receiver's socket buffer (stock 3.12 keeps the 208 KiB
+  // default) during a stall of this 2-vCPU host says nothing about interoperation: it gets one
+  // rerun against a fresh server, and the rerun must pass every check.
+  for (int attempt = 1;; ++attempt) {
+    const auto server = start_server(c.server, true);
+    const bool may_rerun = attempt == 1 && c.proto == protocol::udp;
+    if (c.client == side::ours) {
+      hil::iperf3::client_options o;
+      o.host = peer_address(c.ipv6);
+      o.port = port;
+      o.spec = spec_of(c);
+      const auto r = hil::iperf3::run_client(o);
+      if (may_rerun && lost_percent(r) >= 1.0) {
+        std::cout << "lost " << lost_percent(r) << " % of the datagrams: one rerun\n";
+        server->wait(10s);
+        continue;
+      }
+      expect_ends_agree(r, c);
+    } else {
+      std::vector<std::string> argv{"iperf3", "-c", peer_address(c.ipv6), "-p",
+                                    std::to_string(port)};
+      const auto flags = stock_flags(c);
+      argv.insert(argv.end(), flags.begin(), flags.end());
+      hil::sys::child_process client(argv);
+      const auto status = client.wait(30s);
+      ASSERT_TRUE(status.has_value()) << "stock iperf3 did not finish";
+      ASSERT_EQ(*status, 0) << client.output();
+      hil::report::iperf3_summary summary;
+      ASSERT_NO_THROW(summary = hil::report::parse_iperf3_json(client.output())) << client.output();
+      if (may_rerun && summary.lost_percent >= 1.0) {
+        std::cout << "stock iperf3 lost " << summary.lost_percent
+                  << " % of the datagrams: one rerun\n";
+        server->wait(10s);
+        continue;
+      }
+      expect_stock_json_sane(summary, c);
+    }
+    EXPECT_EQ(server->wait(10s), 0) << "the -1 server must end cleanly: " << server->output();
+    return;
   }
-  EXPECT_EQ(server->wait(10s), 0) << "the -1 server must end cleanly: " << server->output();
 }
 
 std::vector<interop_case> matrix() {

@@ -10,6 +10,7 @@
 
 #include <future>
 
+#include "hil/bench/sim_bench.hpp"
 #include "hil/iperf3/client.hpp"
 #include "hil/iperf3/workload_client.hpp"
 #include "hil/sys/child_process.hpp"
@@ -107,20 +108,45 @@ INSTANTIATE_TEST_SUITE_P(
                       rr_case{"UdpRrLarge", workload::udp_rr, false, 1200, 1472}),
     [](const auto& param_info) { return param_info.param.name; });
 
+// The run's bench re-shaped to mbit for a test's lifetime, then put back (bench_up re-applies a
+// layout's settings in place).
+class reshaped_link {
+ public:
+  explicit reshaped_link(int mbit) {
+    auto slower = bench();
+    slower.shape_mbit = mbit;
+    hil::bench::bench_up(slower);
+  }
+  reshaped_link(const reshaped_link&) = delete;
+  reshaped_link& operator=(const reshaped_link&) = delete;
+  ~reshaped_link() {
+    try {
+      hil::bench::bench_up(bench());
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "could not restore the bench's shaping: " << e.what();
+    }
+  }
+};
+
 TEST(WorkloadLoad, LatencyGrowsUnderRrulLoadOnAShapedLink) {
+  // 100 Mbit/s, so the load is limited by the link and not by two busy vCPUs: the tbf queue
+  // (20 ms each way) fills whatever else the machine does.
+  const reshaped_link link(100);
   const auto peer = start_peer();
   auto o = options(workload::tcp_rr);
   const auto idle = hil::iperf3::run_workload(o);
   o.spec.load_streams = 2;
   o.spec.duration = 2s;
   const auto loaded = hil::iperf3::run_workload(o);
-  // tbf at 1 Gbit/s holds up to 20 ms of queue each way: the load fills it.
-  EXPECT_GT(loaded.load_up_bps, 300e6);
-  EXPECT_GT(loaded.load_down_bps, 300e6);
-  EXPECT_LT(loaded.load_up_bps, 1.01e9);
-  EXPECT_GT(loaded.latency.summarize().p50_us, 2 * idle.latency.summarize().p99_us)
-      << "idle p99 " << idle.latency.summarize().p99_us << " us, loaded p50 "
-      << loaded.latency.summarize().p50_us << " us";
+  EXPECT_GT(loaded.load_up_bps, 60e6);
+  EXPECT_GT(loaded.load_down_bps, 60e6);
+  EXPECT_LT(loaded.load_up_bps, 101e6);
+  // Against the idle median: one scheduler hiccup in the idle run moves its p99, not its p50.
+  const auto idle_p50 = idle.latency.summarize().p50_us;
+  const auto loaded_p50 = loaded.latency.summarize().p50_us;
+  EXPECT_GT(loaded_p50, 1000.0) << "a filled 20 ms queue delays most transactions by > 1 ms";
+  EXPECT_GT(loaded_p50, 10 * idle_p50)
+      << "idle p50 " << idle_p50 << " us, loaded p50 " << loaded_p50 << " us";
 }
 
 TEST(WorkloadDataPort, AFixedDataPortServesEveryWorkload) {
