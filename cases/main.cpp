@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     listing = listing || std::strcmp(argv[i], "--gtest_list_tests") == 0;
   try {
-    const auto& profile = hil::fixtures::load_suite_profile(argc, argv);
+    const auto& profile = hil::fixtures::load_suite_profile(argc, argv, listing);
     ::testing::InitGoogleTest(&argc, argv);
     if (listing) return RUN_ALL_TESTS();
 #ifdef HIL_NEEDS_PEER
