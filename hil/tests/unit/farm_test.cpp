@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "hil/profile/profile.hpp"
+#include "hil/tests/cleared_env.hpp"
 #include "hil/tests/temp_dir.hpp"
 
 namespace hil::profile {
@@ -48,43 +49,6 @@ ipv4 = "192.168.1.195"
 bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }
-
-// Every variable these tests read or set, directly or through load_profile (HILPERF_DURATIONS).
-constexpr std::array<const char*, 7> touched_env{"CTEST_RESOURCE_GROUP_COUNT",
-                                                 "CTEST_RESOURCE_GROUP_0",
-                                                 "CTEST_RESOURCE_GROUP_0_BOARDS",
-                                                 "CTEST_RESOURCE_GROUP_1",
-                                                 "CTEST_RESOURCE_GROUP_1_BOARDS",
-                                                 "HILPERF_DURATIONS",
-                                                 "HILPERF_FARM"};
-
-// Records the variables of touched_env and unsets them; puts every one back on destruction, so a
-// test neither sees the environment it runs in (ctest under a resource spec, a CI job's
-// HILPERF_DURATIONS) nor leaves its own settings to the next test.
-class saved_environment {
- public:
-  saved_environment() {
-    for (std::size_t i = 0; i < touched_env.size(); ++i) {
-      const char* value = std::getenv(touched_env[i]);  // NOLINT(concurrency-mt-unsafe)
-      saved_[i] = value != nullptr ? std::optional<std::string>(value) : std::nullopt;
-      ::unsetenv(touched_env[i]);  // NOLINT(concurrency-mt-unsafe): the tests run on one thread
-    }
-  }
-  ~saved_environment() {
-    for (std::size_t i = 0; i < touched_env.size(); ++i) {
-      if (saved_[i]) {
-        ::setenv(touched_env[i], saved_[i]->c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
-      } else {
-        ::unsetenv(touched_env[i]);  // NOLINT(concurrency-mt-unsafe)
-      }
-    }
-  }
-  saved_environment(const saved_environment&) = delete;
-  saved_environment& operator=(const saved_environment&) = delete;
-
- private:
-  std::array<std::optional<std::string>, touched_env.size()> saved_;  // nullopt: was unset
-};
 
 // A temp dir with boards/ (profiles) and farms/ (farm files), so that the farm's profile paths
 // are relative ("../boards/x.toml") and the environment saved and cleared.
@@ -121,7 +85,15 @@ class FarmTest : public ::testing::Test {
   }
 
  private:
-  saved_environment environment_;
+  // Every variable these tests read or set, directly or through load_profile
+  // (HILPERF_DURATIONS).
+  hil::test::cleared_env environment_{"CTEST_RESOURCE_GROUP_COUNT",
+                                      "CTEST_RESOURCE_GROUP_0",
+                                      "CTEST_RESOURCE_GROUP_0_BOARDS",
+                                      "CTEST_RESOURCE_GROUP_1",
+                                      "CTEST_RESOURCE_GROUP_1_BOARDS",
+                                      "HILPERF_DURATIONS",
+                                      "HILPERF_FARM"};
   hil::test::temp_dir dir_{"hilperf-farm-test"};
 };
 
@@ -138,7 +110,7 @@ class FarmTest : public ::testing::Test {
   return failure;
 }
 
-// Sets a variable that the fixture's saved_environment restores.
+// Sets a variable that the fixture's cleared_env restores.
 void set_env(const char* name, const char* value) {
   ::setenv(name, value, 1);  // NOLINT(concurrency-mt-unsafe): the tests run on one thread
 }

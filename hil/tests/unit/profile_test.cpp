@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hil/profile/profile.hpp"
+#include "hil/tests/cleared_env.hpp"
 
 namespace hil::profile {
 namespace {
@@ -57,31 +58,11 @@ bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }
 
-// Clears HILPERF_PROFILE and HILPERF_DURATIONS for each test and restores them afterwards
-// (googletest sample5: record in SetUp, restore in TearDown), so a CI job that sets them does not
-// change what these tests see.
+// Clears HILPERF_PROFILE and HILPERF_DURATIONS for each test and restores them afterwards, so a
+// CI job that sets them does not change what these tests see.
 class ProfileEnv : public ::testing::Test {
- protected:
-  void SetUp() override {
-    for (std::size_t i = 0; i < names_.size(); ++i) {
-      const char* value = std::getenv(names_[i]);
-      saved_[i] = value != nullptr ? std::optional<std::string>(value) : std::nullopt;
-      unsetenv(names_[i]);
-    }
-  }
-  void TearDown() override {
-    for (std::size_t i = 0; i < names_.size(); ++i) {
-      if (saved_[i]) {
-        setenv(names_[i], saved_[i]->c_str(), 1);
-      } else {
-        unsetenv(names_[i]);
-      }
-    }
-  }
-
  private:
-  static constexpr std::array<const char*, 2> names_{"HILPERF_PROFILE", "HILPERF_DURATIONS"};
-  std::array<std::optional<std::string>, 2> saved_;
+  hil::test::cleared_env environment_{"HILPERF_PROFILE", "HILPERF_DURATIONS"};
 };
 
 class ProfileFiles : public ProfileEnv {};
