@@ -153,7 +153,13 @@ class client_session {
         throw std::system_error(std::make_error_code(std::errc::operation_canceled),
                                 "interrupted; sent CLIENT_TERMINATE to the server");
       }
-      if (const auto err = run_.flow_error(); !err.empty()) throw_flow_error(err);
+      if (const auto err = run_.flow_error(); !err.empty()) {
+        // A peer that died or gave up resets its data streams and closes the control connection
+        // at the same moment; whichever the client notices first, the control connection names
+        // the cause (closed, or the server's error state). Only without that is it the stream's.
+        if (const auto s = co_await ctl.poll_state(clock::now() + 200ms)) co_await fail_on(*s, ctl);
+        throw_flow_error(err);
+      }
       const auto wake = std::min({next, timed ? end : clock::time_point::max(), now + 200ms});
       if (const auto s = co_await ctl.poll_state(wake)) co_await fail_on(*s, ctl);
       if (clock::now() >= next) {
