@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "fixtures/results.hpp"
 #include "fixtures/suite.hpp"
 #include "hil/sys/install_paths.hpp"
 
@@ -18,6 +19,8 @@ int main(int argc, char** argv) {
     const auto& profile = hil::fixtures::load_suite_profile(argc, argv, listing);
     ::testing::InitGoogleTest(&argc, argv);
     if (listing) return RUN_ALL_TESTS();
+    // Every case that runs leaves one record, also when it skips or fails before its verdict.
+    ::testing::UnitTest::GetInstance()->listeners().Append(new hil::fixtures::record_every_case);
 #ifdef HIL_NEEDS_PEER
     // Started on the sim bench if none answers: $HILPERF_PEER_BINARY, else the installed one next
     // to these cases (../../bin/hilperf-peer), else the build tree's.

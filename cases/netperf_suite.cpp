@@ -8,7 +8,7 @@
 #include <cmath>
 #include <iostream>
 
-#include "fixtures/results.hpp"
+#include "fixtures/attempts.hpp"
 #include "fixtures/workload_fixture.hpp"
 #include "hil/measure/netperf_checks.hpp"
 #include "hil/measure/traffic_checks.hpp"
@@ -66,67 +66,69 @@ TEST_P(NetperfSuite, Iterations) {
   const workload w = GetParam();
   const auto& p = ctx().profile;
   const char* unit = hil::measure::workload_unit(w);
-  std::vector<double> values;
-  nlohmann::json intervals = nlohmann::json::array();
-  hil::measure::latency_histogram latency;
-  for (int i = 1; i <= p.iterations; ++i) {
-    double value = 0;
-    if (hil::measure::is_request_response(w)) {
-      hil::measure::rr_spec spec;
-      spec.kind = w;
-      spec.request_size = static_cast<std::uint32_t>(p.netperf.request_size);
-      spec.response_size = static_cast<std::uint32_t>(p.netperf.response_size);
-      spec.duration = std::chrono::seconds(p.durations().netperf_seconds);
-      const auto r = run_rr(spec);
-      if (!unsupported_reason().empty()) GTEST_SKIP() << unsupported_reason();
-      if (!r) return;
-      value = r->transactions_per_second();
-      latency.merge(r->latency);
-    } else {
-      const auto r = run_traffic(stream_spec(w, p));
-      if (!r) return;
-      value = hil::measure::receiver_goodput_bps(*r, w != workload::tcp_maerts) / 1e6;
-      nlohmann::json per_interval = nlohmann::json::array();
-      for (const auto& sample : r->intervals) {
-        double bits = 0;
-        for (const auto& s : sample.streams) bits += s.bits_per_second();
-        per_interval.push_back(round1(bits / 1e6));
+  hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
+    std::vector<double> values;
+    nlohmann::json intervals = nlohmann::json::array();
+    hil::measure::latency_histogram latency;
+    for (int i = 1; i <= p.iterations; ++i) {
+      double value = 0;
+      if (hil::measure::is_request_response(w)) {
+        hil::measure::rr_spec spec;
+        spec.kind = w;
+        spec.request_size = static_cast<std::uint32_t>(p.netperf.request_size);
+        spec.response_size = static_cast<std::uint32_t>(p.netperf.response_size);
+        spec.duration = std::chrono::seconds(p.durations().netperf_seconds);
+        const auto r = run_rr(spec);
+        if (!r) return std::nullopt;
+        value = r->transactions_per_second();
+        latency.merge(r->latency);
+      } else {
+        const auto r = run_traffic(stream_spec(w, p));
+        if (!r) return std::nullopt;
+        value = hil::measure::receiver_goodput_bps(*r, w != workload::tcp_maerts) / 1e6;
+        nlohmann::json per_interval = nlohmann::json::array();
+        for (const auto& sample : r->intervals) {
+          double bits = 0;
+          for (const auto& s : sample.streams) bits += s.bits_per_second();
+          per_interval.push_back(round1(bits / 1e6));
+        }
+        intervals.push_back(per_interval);
       }
-      intervals.push_back(per_interval);
+      values.push_back(value);
+      std::cout << fmt::format("{} iteration {}/{}: {:.1f} {}\n", hil::measure::workload_name(w), i,
+                               p.iterations, value, unit)
+                << std::flush;
     }
-    values.push_back(value);
-    std::cout << fmt::format("{} iteration {}/{}: {:.1f} {}\n", hil::measure::workload_name(w), i,
-                             p.iterations, value, unit)
-              << std::flush;
-  }
-  const auto stats = hil::measure::summarize_samples(values, p.netperf.confidence_level / 100.0);
-  if (!stats.confidence_met(p.netperf.confidence_width_percent)) {
-    // netperf's "!!! WARNING: Desired confidence was not achieved": reported, not failed.
-    std::cout << fmt::format(
-        "note: the {}% confidence interval is {:.1f}% of the mean wide (wanted {:.1f}%): more "
-        "iterations (run.iterations) or longer ones (netperf_seconds) would narrow it\n",
-        p.netperf.confidence_level, stats.ci_width_percent(), p.netperf.confidence_width_percent);
-  }
-  const auto v = hil::measure::check_netperf_average(w, values, stats, minimum_for(w, p.netperf));
-  nlohmann::json rounded = nlohmann::json::array();
-  for (const double x : values) rounded.push_back(round1(x));
-  nlohmann::json figures{
-      {"test", hil::measure::workload_name(w)},
-      {"unit", unit},
-      {"iterations", rounded},
-      {"average", round1(stats.mean)},
-      {"ci_half_width", round1(stats.ci_half_width)},
-      {"confidence_level", p.netperf.confidence_level},
-      {"ci_width_percent", std::round(stats.ci_width_percent() * 100) / 100},
-      {"confidence_met", stats.confidence_met(p.netperf.confidence_width_percent)}};
-  if (hil::measure::is_request_response(w)) {
-    figures["latency_us"] = hil::report::latency_json(latency.summarize());
-    figures["latency_cdf"] = hil::report::cdf_json(latency);
-  } else {
-    figures["interval_mbps"] = intervals;
-  }
-  hil::fixtures::record_result(v, figures);
-  EXPECT_TRUE(v.pass) << v.message();
+    const auto stats = hil::measure::summarize_samples(values, p.netperf.confidence_level / 100.0);
+    if (!stats.confidence_met(p.netperf.confidence_width_percent)) {
+      // netperf's "!!! WARNING: Desired confidence was not achieved": reported, not failed.
+      std::cout << fmt::format(
+          "note: the {}% confidence interval is {:.1f}% of the mean wide (wanted {:.1f}%): more "
+          "iterations (run.iterations) or longer ones (netperf_seconds) would narrow it\n",
+          p.netperf.confidence_level, stats.ci_width_percent(), p.netperf.confidence_width_percent);
+    }
+    nlohmann::json rounded = nlohmann::json::array();
+    for (const double x : values) rounded.push_back(round1(x));
+    nlohmann::json figures{
+        {"test", hil::measure::workload_name(w)},
+        {"unit", unit},
+        {"iterations", rounded},
+        {"average", round1(stats.mean)},
+        {"ci_half_width", round1(stats.ci_half_width)},
+        {"confidence_level", p.netperf.confidence_level},
+        {"ci_width_percent", std::round(stats.ci_width_percent() * 100) / 100},
+        {"confidence_met", stats.confidence_met(p.netperf.confidence_width_percent)}};
+    if (hil::measure::is_request_response(w)) {
+      figures["latency_us"] = hil::report::latency_json(latency.summarize());
+      figures["latency_cdf"] = hil::report::cdf_json(latency);
+    } else {
+      figures["interval_mbps"] = intervals;
+    }
+    return hil::fixtures::case_outcome{
+        hil::measure::check_netperf_average(w, values, stats, minimum_for(w, p.netperf)), figures,
+        std::nullopt};
+  });
+  if (!unsupported_reason().empty()) GTEST_SKIP() << unsupported_reason();
 }
 
 INSTANTIATE_TEST_SUITE_P(Workload, NetperfSuite,

@@ -1,11 +1,9 @@
 // Seed 000 §4.5.9.1: `iperf3 -c <PC> -i 1 -t <tcp_seconds>` each way; receiver-side goodput at
 // least the profile's limit (seed: transmit 940, receive 870 Mbit/s), intervals printed live; and
 // "Retr does not grow significantly": retransmits per interval within the profile's limit.
-#include <fmt/format.h>
-
 #include <cmath>
 
-#include "fixtures/results.hpp"
+#include "fixtures/attempts.hpp"
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/measure/traffic_checks.hpp"
 
@@ -31,22 +29,24 @@ class TcpThroughput : public hil::fixtures::traffic_test,
 TEST_P(TcpThroughput, MeetsLimit) {
   const bool transmits = GetParam() == direction::dut_transmits;
   const auto& p = ctx().profile;
-  const auto r = run_traffic(tcp_spec(p, !transmits));
-  if (!r) return;
-  const double goodput = hil::measure::receiver_goodput_bps(*r, transmits);
-  const double limit = transmits ? p.limits.tcp_dut_transmits_mbps : p.limits.tcp_dut_receives_mbps;
-  const auto v = hil::measure::check_tcp_throughput(transmits ? "DutTransmits" : "DutReceives",
-                                                    goodput, limit);
-  nlohmann::json per_interval = nlohmann::json::array();
-  for (const auto& i : r->intervals) {
-    double bits = 0;
-    for (const auto& s : i.streams) bits += s.bits_per_second();
-    per_interval.push_back(std::round(bits / 1e5) / 10);
-  }
-  hil::fixtures::record_result(
-      v, {{"goodput_mbps", fmt::format("{:.1f}", goodput / 1e6)}, {"interval_mbps", per_interval}},
-      &counters());
-  EXPECT_TRUE(v.pass) << v.message();
+  hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
+    const auto r = run_traffic(tcp_spec(p, !transmits));
+    if (!r) return std::nullopt;
+    const double goodput = hil::measure::receiver_goodput_bps(*r, transmits);
+    const double limit =
+        transmits ? p.limits.tcp_dut_transmits_mbps : p.limits.tcp_dut_receives_mbps;
+    nlohmann::json per_interval = nlohmann::json::array();
+    for (const auto& i : r->intervals) {
+      double bits = 0;
+      for (const auto& s : i.streams) bits += s.bits_per_second();
+      per_interval.push_back(std::round(bits / 1e5) / 10);
+    }
+    return hil::fixtures::case_outcome{
+        hil::measure::check_tcp_throughput(transmits ? "DutTransmits" : "DutReceives", goodput,
+                                           limit),
+        {{"goodput_mbps", std::round(goodput / 1e5) / 10}, {"interval_mbps", per_interval}},
+        counters()};
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Direction, TcpThroughput,
@@ -60,13 +60,15 @@ class TcpRetransmits : public hil::fixtures::traffic_test {};
 
 TEST_F(TcpRetransmits, WithinLimitPerInterval) {
   const auto& p = ctx().profile;
-  const auto r = run_traffic(tcp_spec(p, false));
-  if (!r) return;
-  const auto per_interval = hil::measure::retransmits_per_interval(*r);
-  const auto v =
-      hil::measure::check_retransmits(per_interval, p.limits.tcp_retransmits_per_interval);
-  hil::fixtures::record_result(v, {{"retransmits_per_interval", per_interval}}, &counters());
-  EXPECT_TRUE(v.pass) << v.message();
+  hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
+    const auto r = run_traffic(tcp_spec(p, false));
+    if (!r) return std::nullopt;
+    const auto per_interval = hil::measure::retransmits_per_interval(*r);
+    return hil::fixtures::case_outcome{
+        hil::measure::check_retransmits(per_interval, p.limits.tcp_retransmits_per_interval),
+        {{"retransmits_per_interval", per_interval}},
+        counters()};
+  });
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <future>
 #include <thread>
 
-#include "fixtures/results.hpp"
+#include "fixtures/attempts.hpp"
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/bench/peer.hpp"
 #include "hil/iperf3/server.hpp"
@@ -66,41 +66,44 @@ class TxRx : public hil::fixtures::traffic_test, public ::testing::WithParamInte
 TEST_P(TxRx, Seed002) {
   const txrx_case c = GetParam();
   const auto& p = ctx().profile;
-  std::optional<hil::measure::test_result> r;
-  if (c.dut_is_server) {
-    if (p.peer.mode == hil::profile::peer_mode::external) {
-      GTEST_SKIP() << "the DUT as server needs a client started on the peer: use peer mode ssh "
-                      "(or the simulated bench); an external peer only serves";
+  if (c.dut_is_server && p.peer.mode == hil::profile::peer_mode::external) {
+    GTEST_SKIP() << "the DUT as server needs a client started on the peer: use peer mode ssh "
+                    "(or the simulated bench); an external peer only serves";
+  }
+  hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
+    std::optional<hil::measure::test_result> r;
+    if (c.dut_is_server) {
+      r = serve_one(c);
+    } else {
+      hil::measure::test_spec spec;
+      spec.proto = c.proto;
+      spec.duration = std::chrono::seconds(p.durations().txrx_seconds);
+      spec.interval = std::chrono::seconds(p.durations().interval_seconds);
+      if (c.proto == protocol::udp) {
+        spec.bitrate_bps = seed002_udp_rate;
+        spec.bitrate_given = true;
+      }
+      r = run_traffic(spec);
     }
-    r = serve_one(c);
-  } else {
-    hil::measure::test_spec spec;
-    spec.proto = c.proto;
-    spec.duration = std::chrono::seconds(p.durations().txrx_seconds);
-    spec.interval = std::chrono::seconds(p.durations().interval_seconds);
+    if (!r || HasFailure()) return std::nullopt;
+    const bool dut_sends = !c.dut_is_server;
+    hil::measure::verdict v;
     if (c.proto == protocol::udp) {
-      spec.bitrate_bps = seed002_udp_rate;
-      spec.bitrate_given = true;
+      v = hil::measure::check_udp_zero_loss(ctx().link.mtu(ifname()), r->spec.effective_block_len(),
+                                            r->streams.at(0));
+    } else {
+      v = hil::measure::check_tcp_throughput(
+          dut_sends ? "DutTransmits" : "DutReceives",
+          hil::measure::receiver_goodput_bps(*r, dut_sends),
+          dut_sends ? p.limits.tcp_dut_transmits_mbps : p.limits.tcp_dut_receives_mbps);
     }
-    r = run_traffic(spec);
-  }
-  if (!r) return;
-  const bool dut_sends = !c.dut_is_server;
-  hil::measure::verdict v;
-  if (c.proto == protocol::udp) {
-    v = hil::measure::check_udp_zero_loss(ctx().link.mtu(ifname()), r->spec.effective_block_len(),
-                                          r->streams.at(0));
-  } else {
-    v = hil::measure::check_tcp_throughput(
-        dut_sends ? "DutTransmits" : "DutReceives",
-        hil::measure::receiver_goodput_bps(*r, dut_sends),
-        dut_sends ? p.limits.tcp_dut_transmits_mbps : p.limits.tcp_dut_receives_mbps);
-  }
-  v.check = std::string(c.proto == protocol::udp ? "UdpTxRx " : "TcpTxRx ") + v.check;
-  const double goodput = hil::measure::receiver_goodput_bps(*r, dut_sends);
-  hil::fixtures::record_result(v, {{"goodput_mbps", std::round(goodput / 1e5) / 10},
-                                   {"dut_role", c.dut_is_server ? "server" : "client"}});
-  EXPECT_TRUE(v.pass) << v.message();
+    v.check = std::string(c.proto == protocol::udp ? "UdpTxRx " : "TcpTxRx ") + v.check;
+    const double goodput = hil::measure::receiver_goodput_bps(*r, dut_sends);
+    return hil::fixtures::case_outcome{v,
+                                       {{"goodput_mbps", std::round(goodput / 1e5) / 10},
+                                        {"dut_role", c.dut_is_server ? "server" : "client"}},
+                                       std::nullopt};
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Seed002, TxRx,

@@ -1,8 +1,8 @@
 // Seed 000 §4.5.9.2, "Path Layer" and "Target MTU Comparison": at each MTU tier, UDP datagrams of
 // MTU − 28 bytes (IPv4) at -b 100M for -t udp_seconds, don't-fragment set, all arrive; and the
 // datagram counts differ across tiers as rate·t/(8·payload) says (a wrong -l shows up there).
+#include "fixtures/attempts.hpp"
 #include "fixtures/mtu_tiers.hpp"
-#include "fixtures/results.hpp"
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/measure/traffic_checks.hpp"
 
@@ -32,20 +32,20 @@ TEST_P(UdpZeroLoss, NoDatagramLost) {
   if (hil::fixtures::skip_disabled_jumbo(tier)) return;
   guard().set_mtu(tier.mtu);
   const auto spec = tier_spec(tier.mtu, ctx().profile);
-  const auto r = run_traffic(spec);
-  if (!r) return;
-  const auto& s = r->streams.at(0);
-  const auto v = hil::measure::check_udp_zero_loss(tier.mtu, spec.block_len, s);
-  hil::fixtures::record_result(v,
-                               {{"mtu", tier.mtu},
-                                {"payload_bytes", spec.block_len},
-                                {"datagrams_sent", s.sender.packets},
-                                {"highest_sequence_received", s.receiver.packets},
-                                {"lost", s.receiver.errors},
-                                {"jitter_ms", s.receiver.jitter_s * 1000}},
-                               &counters());
-  EXPECT_TRUE(v.pass) << v.message() << " [DUT counters: "
-                      << (counters().clean() ? "clean" : counters().error_summary()) << "]";
+  hil::fixtures::run_attempts(ctx().profile, [&]() -> std::optional<hil::fixtures::case_outcome> {
+    const auto r = run_traffic(spec);
+    if (!r) return std::nullopt;
+    const auto& s = r->streams.at(0);
+    return hil::fixtures::case_outcome{
+        hil::measure::check_udp_zero_loss(tier.mtu, spec.block_len, s),
+        {{"mtu", tier.mtu},
+         {"payload_bytes", spec.block_len},
+         {"datagrams_sent", s.sender.packets},
+         {"highest_sequence_received", s.receiver.packets},
+         {"lost", s.receiver.errors},
+         {"jitter_ms", s.receiver.jitter_s * 1000}},
+        counters()};
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(MtuTier, UdpZeroLoss, ::testing::ValuesIn(hil::fixtures::mtu_tiers()),
@@ -55,21 +55,23 @@ class DatagramCounts : public hil::fixtures::traffic_test {};
 
 TEST_F(DatagramCounts, NearIdealAndFallingAcrossTiers) {
   const auto& p = ctx().profile;
-  std::vector<hil::measure::tier_count> counts;
-  for (const int mtu : p.mtu.tiers) {
-    guard().set_mtu(mtu);
-    const auto spec = tier_spec(mtu, p);
-    const auto r = run_traffic(spec);
-    if (!r) return;
-    counts.push_back({mtu, spec.block_len, r->streams.at(0).sender.packets});
-  }
-  const double seconds = static_cast<double>(p.durations().udp_seconds);
-  const auto v = hil::measure::check_datagram_counts(counts, seed_rate, seconds,
-                                                     p.limits.datagram_count_tolerance_percent);
-  nlohmann::json figures;
-  for (const auto& c : counts) figures["datagrams_mtu" + std::to_string(c.mtu)] = c.datagrams;
-  hil::fixtures::record_result(v, figures);
-  EXPECT_TRUE(v.pass) << v.message();
+  hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
+    std::vector<hil::measure::tier_count> counts;
+    for (const int mtu : p.mtu.tiers) {
+      guard().set_mtu(mtu);
+      const auto spec = tier_spec(mtu, p);
+      const auto r = run_traffic(spec);
+      if (!r) return std::nullopt;
+      counts.push_back({mtu, spec.block_len, r->streams.at(0).sender.packets});
+    }
+    const double seconds = static_cast<double>(p.durations().udp_seconds);
+    nlohmann::json figures;
+    for (const auto& c : counts) figures["datagrams_mtu" + std::to_string(c.mtu)] = c.datagrams;
+    return hil::fixtures::case_outcome{
+        hil::measure::check_datagram_counts(counts, seed_rate, seconds,
+                                            p.limits.datagram_count_tolerance_percent),
+        figures, std::nullopt};
+  });
 }
 
 }  // namespace

@@ -39,6 +39,9 @@ verdict check_netperf_average(workload w, std::span<const double> iterations,
       stats.ci_width_percent());
   v.limit = minimum > 0 ? fmt::format(">= {:.1f} {} average, every iteration > 0", minimum, unit)
                         : "every iteration > 0 (no minimum average set in the profile)";
+  v.observed_value = stats.mean;
+  if (minimum > 0) v.limit_value = minimum;
+  v.unit = unit;
   const auto zero =
       std::find_if(iterations.begin(), iterations.end(), [](double x) { return !(x > 0); });
   if (iterations.empty() || zero != iterations.end()) {
@@ -65,6 +68,9 @@ verdict check_loaded_latency(const latency_summary& idle, const latency_summary&
       "down)",
       loaded.p99_us / 1000, idle.p99_us / 1000, load_up_bps / 1e6, load_down_bps / 1e6);
   v.limit = fmt::format("p99 <= {:.2f} ms while the link is saturated both ways", limit_ms);
+  v.observed_value = loaded.p99_us / 1000;
+  v.limit_value = limit_ms;
+  v.unit = "ms";
   if (loaded.count == 0 || idle.count == 0) {
     v.pass = false;
     v.cause = "no transaction completed";

@@ -17,6 +17,9 @@ verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result&
       fmt::format("{}/{} datagrams of {} bytes lost (receiver highest sequence {}, gaps {})", lost,
                   sent, payload, highest, s.receiver.errors);
   v.limit = "0 lost, highest sequence == sent";
+  v.observed_value = static_cast<double>(lost);
+  v.limit_value = 0;
+  v.unit = "datagrams";
   v.pass = sent > 0 && s.receiver.errors == 0 && highest == sent;
   if (v.pass) return v;
   if (sent == 0) {
@@ -75,6 +78,9 @@ verdict check_tcp_throughput(const char* direction, double goodput_bps, double l
   v.check = fmt::format("TcpThroughput {}", direction);
   v.observed = fmt::format("{:.1f} Mbit/s receiver-side goodput", goodput_bps / 1e6);
   v.limit = fmt::format(">= {:.1f} Mbit/s", limit_mbps);
+  v.observed_value = goodput_bps / 1e6;
+  v.limit_value = limit_mbps;
+  v.unit = "Mbit/s";
   v.pass = goodput_bps / 1e6 >= limit_mbps;
   if (!v.pass) {
     v.cause =
@@ -95,6 +101,9 @@ verdict check_retransmits(const std::vector<std::int64_t>& per_interval, std::in
   v.observed = fmt::format("worst interval {} retransmits ({} in {} intervals)", worst, total,
                            per_interval.size());
   v.limit = fmt::format("<= {} per interval (thresholds.tcp_retransmits_per_interval)", limit);
+  v.observed_value = static_cast<double>(worst);
+  v.limit_value = static_cast<double>(limit);
+  v.unit = "retransmits per interval";
   v.pass = !per_interval.empty() && worst >= 0 && worst <= limit;
   if (!v.pass) {
     v.cause = per_interval.empty() || worst < 0

@@ -3,6 +3,7 @@
 // likely cause from the seed procedure's "Common Issues", so each failure explains itself.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace hil::measure {
@@ -13,6 +14,11 @@ struct verdict {
   std::string observed;  // the measured value with its unit, e.g. "100 Mb/s"
   std::string limit;     // the criterion, e.g. "== 1000 Mb/s"
   std::string cause;     // the likely cause when failed; empty when passed
+  // The headline figure and its limit as numbers in unit, where the check has one (goodput,
+  // datagrams lost, a p99): what reports and trend charts compare. Absent for composite checks.
+  std::optional<double> observed_value;
+  std::optional<double> limit_value;
+  std::string unit;  // e.g. "Mbit/s", "datagrams", "ms"; empty with no figure
 
   // One line for assertion messages and logs:
   // "LinkSpeed: measured 100 Mb/s, limit == 1000 Mb/s — likely cause: …"

@@ -65,9 +65,9 @@ constexpr const char* self_check = R"js(
 })();
 )js";
 
-std::string verdict_cell(bool pass) {
-  return pass ? "<span class=\"verdict pass\">pass</span>"
-              : "<span class=\"verdict fail\">FAIL</span>";
+std::string verdict_cell(const result_record& r) {
+  return fmt::format("<span class=\"verdict {}\">{}</span>", r.pass || r.skipped ? "pass" : "fail",
+                     escape_html(verdict_word(r)));
 }
 
 std::string header_html(const std::vector<result_record>& records, const html_options& o) {
@@ -96,13 +96,13 @@ std::string checks_html(const std::vector<result_record>& records) {
       "<section id=\"checks\">\n<h2>Checks</h2>\n<table>\n<thead><tr><th>case</th>"
       "<th>verdict</th><th>measured</th><th>limit</th></tr></thead>\n<tbody>\n";
   for (const auto& r : records) {
-    std::string measured = escape_html(r.observed);
-    if (!r.pass && !r.cause.empty()) {
+    std::string measured = escape_html(measured_text(r));
+    if (!r.pass && !r.skipped && !r.cause.empty()) {
       measured += "<div class=\"cause\">" + escape_html(r.cause) + "</div>";
     }
     out += fmt::format(
         "<tr class=\"{}\"><td class=\"case\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        r.pass ? "pass" : "fail", escape_html(r.case_name), verdict_cell(r.pass), measured,
+        r.pass || r.skipped ? "pass" : "fail", escape_html(r.case_name), verdict_cell(r), measured,
         escape_html(r.limit));
   }
   return out + "</tbody>\n</table>\n</section>\n";

@@ -29,7 +29,20 @@ result_record to_record(const nlohmann::json& j, std::size_t line) {
   r.limit = string_field(j, "limit");
   r.cause = string_field(j, "cause");
   r.time = string_field(j, "time");
+  const auto recorded = j.find("recorded_ms");
+  if (recorded != j.end() && recorded->is_number_integer()) {
+    r.recorded_ms = recorded->get<std::int64_t>();
+  }
   r.board = string_field(j, "board");
+  const auto skipped = j.find("skipped");
+  r.skipped = skipped != j.end() && skipped->is_boolean() && skipped->get<bool>();
+  r.reason = string_field(j, "reason");
+  const auto attempts = j.find("attempt_count");
+  if (attempts != j.end() && attempts->is_number_integer()) r.attempts = attempts->get<int>();
+  r.attempts_summary = string_field(j, "attempts_summary");
+  const auto pressure = j.find("cpu_pressure_percent");
+  if (pressure != j.end() && pressure->is_number())
+    r.cpu_pressure_percent = pressure->get<double>();
   const auto figures = j.find("figures");
   if (figures != j.end() && figures->is_object()) r.figures = *figures;
   const auto counters = j.find("counters");
@@ -87,9 +100,23 @@ std::vector<result_record> of_board(std::vector<result_record> records, std::str
   return records;
 }
 
+std::string verdict_word(const result_record& r) {
+  if (r.skipped) return "skipped";
+  std::string word = r.pass ? "pass" : "FAIL";
+  if (r.attempts > 1) word += fmt::format(", attempt {}", r.attempts);
+  return word;
+}
+
+std::string measured_text(const result_record& r) {
+  if (r.skipped) return r.reason;
+  if (r.attempts > 1 && !r.attempts_summary.empty())
+    return r.observed + " (" + r.attempts_summary + ")";
+  return r.observed;
+}
+
 std::size_t count_failed(const std::vector<result_record>& records) {
   std::size_t failed = 0;
-  for (const auto& r : records) failed += r.pass ? 0 : 1;
+  for (const auto& r : records) failed += r.pass || r.skipped ? 0 : 1;
   return failed;
 }
 

@@ -9,8 +9,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <istream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,15 +24,21 @@ namespace hil::report {
 
 // One case's record; absent keys leave the defaults.
 struct result_record {
-  std::size_t line = 0;   // 1-based line in the results file
-  std::string case_name;  // "case": full gtest name, "?" when absent
-  std::string check;      // "check"
-  bool pass = false;      // "pass"; a record without a verdict counts as failed
-  std::string observed;   // "observed"
-  std::string limit;      // "limit"
-  std::string cause;      // "cause": the likely cause when failed, may be empty
-  std::string time;       // "time": ISO 8601 UTC
-  std::string board;      // "board": the farm board the case ran on, empty outside a farm
+  std::size_t line = 0;          // 1-based line in the results file
+  std::string case_name;         // "case": full gtest name, "?" when absent
+  std::string check;             // "check"
+  bool pass = false;             // "pass"; a record without a verdict counts as failed
+  std::string observed;          // "observed"
+  std::string limit;             // "limit"
+  std::string cause;             // "cause": the likely cause when failed, may be empty
+  std::string time;              // "time": ISO 8601 UTC
+  std::int64_t recorded_ms = 0;  // "recorded_ms": when the verdict was recorded, ms since the epoch
+  std::string board;             // "board": the farm board the case ran on, empty outside a farm
+  bool skipped = false;          // "skipped": the case did not apply; "reason" says why
+  std::string reason;            // "reason": why it was skipped
+  int attempts = 1;  // "attempt_count": measurements the verdict took (quiet-bench rule)
+  std::string attempts_summary;  // "attempts_summary": "passed on attempt 2; attempt 1 …"
+  std::optional<double> cpu_pressure_percent;         // "cpu_pressure_percent" of the final attempt
   nlohmann::json figures = nlohmann::json::object();  // "figures": measured numbers by name
   nlohmann::json counters;                            // "counters": DUT counter deltas, or null
 };
@@ -59,7 +67,15 @@ class results_format_error : public std::runtime_error {
 [[nodiscard]] std::vector<result_record> of_board(std::vector<result_record> records,
                                                   std::string_view board);
 
-// Number of records whose check failed.
+// The verdict in one word for tables: "pass", "FAIL" or "skipped", with the attempts it took when
+// more than one ("pass, attempt 2").
+[[nodiscard]] std::string verdict_word(const result_record& r);
+
+// What the measured column shows: the observed value, or why the case was skipped; with the
+// attempts' history appended when the case needed more than one ("; passed on attempt 2; …").
+[[nodiscard]] std::string measured_text(const result_record& r);
+
+// Number of records whose check failed (skipped cases did not fail).
 [[nodiscard]] std::size_t count_failed(const std::vector<result_record>& records);
 
 }  // namespace hil::report

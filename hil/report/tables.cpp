@@ -44,7 +44,11 @@ std::vector<std::string> netperf_cells(const netperf_row& row, std::size_t colum
   return c;
 }
 
-std::string verdict_text(bool pass) { return pass ? "pass" : "**FAIL**"; }
+// The verdict word, bold when failed.
+std::string verdict_text(const result_record& r) {
+  const std::string word = verdict_word(r);
+  return r.pass || r.skipped ? word : "**" + word + "**";
+}
 
 }  // namespace
 
@@ -100,8 +104,8 @@ std::string netperf_dokuwiki(const std::vector<netperf_row>& rows) {
 std::string checks_markdown(const std::vector<result_record>& records) {
   std::string out = "| case | verdict | measured | limit |\n|:---|:---|:---|:---|\n";
   for (const auto& r : records) {
-    out += fmt::format("| {} | {} | {} | {} |\n", escape_markdown(r.case_name),
-                       verdict_text(r.pass), escape_markdown(r.observed), escape_markdown(r.limit));
+    out += fmt::format("| {} | {} | {} | {} |\n", escape_markdown(r.case_name), verdict_text(r),
+                       escape_markdown(measured_text(r)), escape_markdown(r.limit));
   }
   return out;
 }
@@ -109,8 +113,8 @@ std::string checks_markdown(const std::vector<result_record>& records) {
 std::string checks_dokuwiki(const std::vector<result_record>& records) {
   std::string out = "^ case ^ verdict ^ measured ^ limit ^\n";
   for (const auto& r : records) {
-    out += fmt::format("| {} | {} | {} | {} |\n", escape_dokuwiki(r.case_name),
-                       verdict_text(r.pass), escape_dokuwiki(r.observed), escape_dokuwiki(r.limit));
+    out += fmt::format("| {} | {} | {} | {} |\n", escape_dokuwiki(r.case_name), verdict_text(r),
+                       escape_dokuwiki(measured_text(r)), escape_dokuwiki(r.limit));
   }
   return out;
 }
@@ -149,12 +153,12 @@ std::string console_summary(const std::vector<result_record>& records) {
     if (cut) out += "...";
     return out + std::string(width - display_width(out), ' ');
   };
-  std::string out =
-      fmt::format("| {:<52} | {:<7} | {:<48} | {:<40} |\n", "case", "verdict", "measured", "limit");
-  out += fmt::format("|{:-<54}|{:-<9}|{:-<50}|{:-<42}|\n", "", "", "", "");
+  std::string out = fmt::format("| {:<52} | {:<17} | {:<48} | {:<40} |\n", "case", "verdict",
+                                "measured", "limit");
+  out += fmt::format("|{:-<54}|{:-<19}|{:-<50}|{:-<42}|\n", "", "", "", "");
   for (const auto& r : records) {
-    out += fmt::format("| {} | {:<7} | {} | {} |\n", cell(r.case_name, 52),
-                       r.pass ? "pass" : "FAIL", cell(r.observed, 48), cell(r.limit, 40));
+    out += fmt::format("| {} | {} | {} | {} |\n", cell(r.case_name, 52), cell(verdict_word(r), 17),
+                       cell(measured_text(r), 48), cell(r.limit, 40));
   }
   out += fmt::format("\n{} recorded checks, {} failed\n", records.size(), count_failed(records));
   return out;

@@ -2,7 +2,8 @@
 // summary table, or into Markdown, DokuWiki and a self-contained HTML page (hil/report). Reads JSON
 // only, never the human-readable logs (STYLE.md rule 9).
 // Exit codes: 0 every recorded case passed, 1 some failed, 2 bad input or an unwritable output.
-// --regressions compares the run with the board's nightly history instead (regressions.hpp).
+// --regressions compares the run with the board's nightly history instead (regressions.hpp);
+// --complete checks that every case of the run left a record (complete.hpp).
 #include <cerrno>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "complete.hpp"
 #include "hil/report/html_report.hpp"
 #include "hil/report/report_model.hpp"
 #include "hil/report/results_file.hpp"
@@ -60,13 +62,31 @@ int main(int argc, char** argv) {
   app.add_flag("!--no-store", reg.store, "with --regressions: do not keep this run in the history");
   app.add_option("--board", reg.board,
                  "a board farm's board: report (or check) only the cases that ran on it");
+  std::string listing;
+  std::int64_t since_ms = 0;
+  app.add_option("--complete", listing,
+                 "completeness check: every case in LISTING (--gtest_list_tests output) has a "
+                 "record; exit 1 naming those that never ran")
+      ->option_text("LISTING");
+  app.add_option("--since-ms", since_ms,
+                 "with --complete: only records recorded at or after this time (ms since the "
+                 "epoch) count");
   CLI11_PARSE(app, argc, argv);
+  if (!listing.empty()) return check_complete(file, listing, since_ms);
   if (regressions) {
     reg.results = file;
     return check_regressions(reg);
   }
   try {
     const auto records = hil::report::of_board(hil::report::read_results(file), reg.board);
+    if (records.empty()) {
+      // A run that recorded nothing did not test anything: never a green report.
+      std::cerr << "hilperf-report: " << file
+                << (reg.board.empty() ? "" : " (board " + reg.board + ")")
+                << " holds no checks: the suite recorded no verdict (discovery failed, a filter or "
+                   "a label selected no case, or the cases wrote elsewhere: $HILPERF_RESULTS)\n";
+      return 2;
+    }
     const auto model = hil::report::build_model(records);
     if (markdown.empty() && dokuwiki.empty() && html.empty()) {
       std::cout << hil::report::console_summary(records);

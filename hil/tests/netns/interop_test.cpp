@@ -89,106 +89,89 @@ std::vector<std::string> stock_flags(const interop_case& c) {
   return f;
 }
 
-// The two ends' totals of every stream agree: bytes (TCP: the receiver got what was sent, minus at
-// most what was in flight when TEST_END closed the sockets), rates within 5 %, UDP counts.
+// The two ends' totals of every stream agree where the protocol makes them exact: UDP bytes are
+// datagrams times the datagram length at both ends, the receiver's highest sequence is at most what
+// was sent, and what it counts as received plus lost is that highest sequence; TCP: the receiver
+// got what was sent, minus at most what was in flight when TEST_END closed the sockets. Rates are
+// not compared here (they follow this machine's load; hilperf-bench measures them), and neither
+// is loss: a datagram dropped in a receiver's buffer during a host stall says nothing about
+// interoperation, while a miscounted one does.
 void expect_ends_agree(const hil::measure::test_result& r, const interop_case& c) {
   ASSERT_TRUE(r.error.empty()) << r.error;
   const std::size_t streams = static_cast<std::size_t>(c.parallel) * (c.bidir ? 2 : 1);
   ASSERT_EQ(r.streams.size(), streams);
+  const std::uint64_t len = r.spec.effective_block_len();
   for (const auto& s : r.streams) {
     SCOPED_TRACE("stream " + std::to_string(s.id));
     EXPECT_GT(s.sender.bytes, 0U);
     EXPECT_GT(s.receiver.bytes, 0U);
     EXPECT_LE(s.receiver.bytes, s.sender.bytes);
-    const double sent_bps = static_cast<double>(s.sender.bytes) * 8 / s.sender.seconds;
-    const double recv_bps = static_cast<double>(s.receiver.bytes) * 8 / s.receiver.seconds;
     if (c.proto == protocol::tcp) {
       // A TCP sender counts what it wrote into its socket; at TEST_END up to a send buffer
       // (tcp_wmem max 4 MiB) plus the tbf queue has not reached the receiver.
       EXPECT_LE(s.sender.bytes - s.receiver.bytes, 8U << 20) << "more than in flight went missing";
-      EXPECT_NEAR(recv_bps / sent_bps, 1.0, 0.10) << sent_bps << " vs " << recv_bps;
     } else {
-      EXPECT_NEAR(recv_bps / sent_bps, 1.0, 0.02) << sent_bps << " vs " << recv_bps;
-    }
-    if (c.proto == protocol::udp) {
       EXPECT_GT(s.sender.packets, 0);
+      EXPECT_EQ(s.sender.bytes, static_cast<std::uint64_t>(s.sender.packets) * len);
       EXPECT_LE(s.receiver.packets, s.sender.packets) << "highest sequence beyond what was sent";
-      EXPECT_GE(s.receiver.packets, s.sender.packets * 99 / 100);
-      EXPECT_LE(s.receiver.errors, s.sender.packets / 100);
+      EXPECT_GE(s.receiver.errors, 0);
+      EXPECT_LT(s.receiver.errors, s.receiver.packets) << "nothing was received";
+      EXPECT_EQ(s.receiver.bytes,
+                static_cast<std::uint64_t>(s.receiver.packets - s.receiver.errors) * len)
+          << "received bytes are not (highest sequence - lost) datagrams";
     }
   }
   EXPECT_FALSE(r.intervals.empty());
 }
 
+// A stock client's JSON, by the same exact rules (its sums over all streams).
 void expect_stock_json_sane(const hil::report::iperf3_summary& j, const interop_case& c) {
   ASSERT_TRUE(j.error.empty()) << j.error;
   EXPECT_EQ(j.proto, c.proto);
   EXPECT_GT(j.sent_bytes, 0U);
   EXPECT_GT(j.received_bytes, 0U);
   EXPECT_LE(j.received_bytes, j.sent_bytes);
-  EXPECT_NEAR(j.received_bps / j.sent_bps, 1.0, c.proto == protocol::tcp ? 0.10 : 0.02);
   EXPECT_GE(j.interval_count, 2U);
-  if (c.proto == protocol::udp) {
-    EXPECT_GT(j.packets, 0);
-    EXPECT_LT(j.lost_percent, 1.0);
+  if (c.proto == protocol::tcp) {
+    EXPECT_LE(j.sent_bytes - j.received_bytes, static_cast<std::uint64_t>(c.parallel) * (8U << 20))
+        << "more than in flight went missing";
+  } else {
+    ASSERT_GT(j.packets, 0);
+    // Stock iperf3 picks its UDP length from the control connection's MSS: read it back.
+    const std::uint64_t len = j.sent_bytes / static_cast<std::uint64_t>(j.packets);
+    EXPECT_EQ(j.sent_bytes, static_cast<std::uint64_t>(j.packets) * len)
+        << "sent bytes are not a whole number of datagrams";
+    EXPECT_GE(j.lost_packets, 0);
+    EXPECT_LT(j.lost_packets, j.packets) << "nothing was received";
+    EXPECT_EQ(j.received_bytes, static_cast<std::uint64_t>(j.packets - j.lost_packets) * len)
+        << "received bytes are not (sent - lost) datagrams";
   }
 }
 
 class Interop : public ::testing::TestWithParam<interop_case> {};
 
-// Percent of the datagrams our client's run lost (0 for TCP or a failed run).
-double lost_percent(const hil::measure::test_result& r) {
-  std::int64_t sent = 0;
-  std::int64_t received = 0;
-  for (const auto& s : r.streams) {
-    sent += s.sender.packets;
-    received += s.receiver.packets;
-  }
-  return sent > 0 ? 100.0 * static_cast<double>(sent - received) / static_cast<double>(sent) : 0;
-}
-
 TEST_P(Interop, BothEndsAgree) {
   const interop_case& c = GetParam();
-  // A UDP run that loses datagrams in a receiver's socket buffer (stock 3.12 keeps the 208 KiB
-  // default) during a stall of this 2-vCPU host says nothing about interoperation: it gets one
-  // rerun against a fresh server, and the rerun must pass every check.
-  for (int attempt = 1;; ++attempt) {
-    const auto server = start_server(c.server, true);
-    const bool may_rerun = attempt == 1 && c.proto == protocol::udp;
-    if (c.client == side::ours) {
-      hil::iperf3::client_options o;
-      o.host = peer_address(c.ipv6);
-      o.port = port;
-      o.spec = spec_of(c);
-      const auto r = hil::iperf3::run_client(o);
-      if (may_rerun && lost_percent(r) >= 1.0) {
-        std::cout << "lost " << lost_percent(r) << " % of the datagrams: one rerun\n";
-        server->wait(10s);
-        continue;
-      }
-      expect_ends_agree(r, c);
-    } else {
-      std::vector<std::string> argv{"iperf3", "-c", peer_address(c.ipv6), "-p",
-                                    std::to_string(port)};
-      const auto flags = stock_flags(c);
-      argv.insert(argv.end(), flags.begin(), flags.end());
-      hil::sys::child_process client(argv);
-      const auto status = client.wait(30s);
-      ASSERT_TRUE(status.has_value()) << "stock iperf3 did not finish";
-      ASSERT_EQ(*status, 0) << client.output();
-      hil::report::iperf3_summary summary;
-      ASSERT_NO_THROW(summary = hil::report::parse_iperf3_json(client.output())) << client.output();
-      if (may_rerun && summary.lost_percent >= 1.0) {
-        std::cout << "stock iperf3 lost " << summary.lost_percent
-                  << " % of the datagrams: one rerun\n";
-        server->wait(10s);
-        continue;
-      }
-      expect_stock_json_sane(summary, c);
-    }
-    EXPECT_EQ(server->wait(10s), 0) << "the -1 server must end cleanly: " << server->output();
-    return;
+  const auto server = start_server(c.server, true);
+  if (c.client == side::ours) {
+    hil::iperf3::client_options o;
+    o.host = peer_address(c.ipv6);
+    o.port = port;
+    o.spec = spec_of(c);
+    expect_ends_agree(hil::iperf3::run_client(o), c);
+  } else {
+    std::vector<std::string> argv{"iperf3", "-c", peer_address(c.ipv6), "-p", std::to_string(port)};
+    const auto flags = stock_flags(c);
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    hil::sys::child_process client(argv);
+    const auto status = client.wait(30s);
+    ASSERT_TRUE(status.has_value()) << "stock iperf3 did not finish";
+    ASSERT_EQ(*status, 0) << client.output();
+    hil::report::iperf3_summary summary;
+    ASSERT_NO_THROW(summary = hil::report::parse_iperf3_json(client.output())) << client.output();
+    expect_stock_json_sane(summary, c);
   }
+  EXPECT_EQ(server->wait(10s), 0) << "the -1 server must end cleanly: " << server->output();
 }
 
 std::vector<interop_case> matrix() {

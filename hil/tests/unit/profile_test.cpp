@@ -103,6 +103,8 @@ void expect_same(const profile& a, const profile& b) {
     EXPECT_EQ(x.interval_seconds, y.interval_seconds);
   }
   EXPECT_EQ(a.duration_set_name, b.duration_set_name);
+  EXPECT_EQ(a.quiet_cpu_pressure_percent, b.quiet_cpu_pressure_percent);
+  EXPECT_EQ(a.max_attempts, b.max_attempts);
   EXPECT_EQ(a.iterations, b.iterations);
   EXPECT_EQ(a.sim.bench, b.sim.bench);
   EXPECT_EQ(a.sim.peer_interface, b.sim.peer_interface);
@@ -584,6 +586,8 @@ interval_seconds = 10
 [run]
 durations = "nightly"
 iterations = 20
+quiet_cpu_pressure_percent = 25.5
+max_attempts = 5
 [sim]
 bench = "b7"
 peer_interface = "peer\"0"

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "hil/report/report_model.hpp"
 #include "report_data.hpp"
 
 namespace hil::report {
@@ -115,8 +116,26 @@ TEST(ConsoleSummary, KeepsTheFixedWidthLayoutWithMultibyteText) {
   const auto text = console_summary(records);
   EXPECT_THAT(text, HasSubstr("| 941.2 Mbit/s                                     "
                               "| ≥ 940 Mbit/s                             |\n"));
-  EXPECT_THAT(text, HasSubstr("| FAIL    | µµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµ... |"));
+  EXPECT_THAT(
+      text, HasSubstr("| FAIL              | µµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµµ... |"));
   EXPECT_THAT(text, HasSubstr("\n2 recorded checks, 1 failed\n"));
+}
+
+TEST(ConsoleSummary, SkippedCasesAreNotFailuresAndAttemptsAreShown) {
+  const auto records = test::records_of(
+      R"({"case":"A.Skip","skipped":true,"reason":"jumbo tier 9000 is off"})"
+      "\n"
+      R"({"case":"A.Retry","pass":true,"observed":"950.1 Mbit/s","attempt_count":2,)"
+      R"("attempts_summary":"passed on attempt 2; attempt 1 failed disturbed: 31.0 % CPU"})"
+      "\n");
+  const auto text = console_summary(records);
+  EXPECT_THAT(text, HasSubstr("| skipped           | jumbo tier 9000 is off"));
+  EXPECT_THAT(text, HasSubstr("| pass, attempt 2   | 950.1 Mbit/s (passed on attempt 2; "));
+  EXPECT_THAT(text, HasSubstr("\n2 recorded checks, 0 failed\n"));
+  EXPECT_THAT(
+      markdown_document("t", records, build_model(records)),
+      HasSubstr("| A.Retry | pass, attempt 2 | 950.1 Mbit/s (passed on attempt 2; attempt 1 "
+                "failed disturbed: 31.0 % CPU) |"));
 }
 
 }  // namespace
