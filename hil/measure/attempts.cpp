@@ -6,6 +6,12 @@
 
 namespace hil::measure {
 
+bool is_disturbed(double cpu_pressure_percent, double other_cpu_percent,
+                  double pressure_limit_percent, double other_cpu_limit_percent) {
+  return cpu_pressure_percent > pressure_limit_percent ||
+         other_cpu_percent > other_cpu_limit_percent;
+}
+
 bool measure_again(const std::vector<attempt>& so_far, int max_attempts) {
   if (so_far.empty()) return true;
   const attempt& last = so_far.back();
@@ -34,8 +40,9 @@ std::string attempts_summary(const std::vector<attempt>& attempts) {
   if (attempts.empty()) return "no attempt";
   const attempt& last = attempts.back();
   if (attempts.size() == 1) {
-    return fmt::format("1 attempt, {} ({:.1f} % CPU pressure)",
-                       last.disturbed ? "disturbed" : "quiet", last.cpu_pressure_percent);
+    return fmt::format("1 attempt, {} ({:.1f} % CPU pressure, other processes {:.0f} % of a core)",
+                       last.disturbed ? "disturbed" : "quiet", last.cpu_pressure_percent,
+                       last.other_cpu_percent);
   }
   std::string s =
       fmt::format("{} on attempt {}", last.result.pass ? "passed" : "failed", last.number);

@@ -1,5 +1,6 @@
 // Attempts, never silent retries (docs/quiet-bench.md): a case measures; when its verdict fails
-// while the bench was disturbed (CPU pressure above the profile's quiet limit) it measures again,
+// while the bench was disturbed (CPU pressure, or other processes' CPU use, above the profile's
+// quiet limits) it measures again,
 // up to max_attempts. A failure on a quiet bench is final at once. Every attempt is kept, and the
 // final verdict says what happened:
 //
@@ -22,9 +23,14 @@ struct attempt {
   int number = 1;                   // 1-based
   verdict result;                   // the check's verdict on this attempt
   double cpu_pressure_percent = 0;  // PSI "some" over the attempt's window
-  bool disturbed = false;           // cpu_pressure_percent above the quiet limit
+  double other_cpu_percent = 0;     // other user-space processes' CPU, % of one core
+  bool disturbed = false;           // either figure above its quiet limit
   std::string bench;  // the bench's load in words ("31.0 % CPU pressure …; busiest …")
 };
+
+// Whether a window was disturbed: pressure or the other processes' CPU above its limit.
+bool is_disturbed(double cpu_pressure_percent, double other_cpu_percent,
+                  double pressure_limit_percent, double other_cpu_limit_percent);
 
 // The retry rule: the last attempt failed on a disturbed bench and attempts are left.
 bool measure_again(const std::vector<attempt>& so_far, int max_attempts);

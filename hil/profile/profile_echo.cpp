@@ -125,6 +125,7 @@ std::string echo(const profile& p) {
   put(out, "durations", toml_string(p.duration_set_name));
   put(out, "iterations", p.iterations);
   put(out, "quiet_cpu_pressure_percent", float_text(p.quiet_cpu_pressure_percent));
+  put(out, "quiet_other_cpu_percent", float_text(p.quiet_other_cpu_percent));
   put(out, "max_attempts", p.max_attempts);
   out += "\n[netperf]\n";
   put(out, "request_size", p.netperf.request_size);

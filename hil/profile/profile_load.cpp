@@ -436,12 +436,14 @@ constexpr std::array<key_spec<profile>, 2> duration_set_keys{{
     {"nightly", [](auto& r, auto& p) { read_table(r, duration_keys, p.nightly); }},
 }};
 
-constexpr std::array<key_spec<profile>, 4> run_keys{{
+constexpr std::array<key_spec<profile>, 5> run_keys{{
     {"durations",
      [](auto& r, auto& p) { store(r.choice(duration_set_names), p.duration_set_name); }},
     {"iterations", [](auto& r, auto& p) { store(r.integer(1, 100), p.iterations); }},
     {"quiet_cpu_pressure_percent",
      [](auto& r, auto& p) { store(r.positive_number(100.0), p.quiet_cpu_pressure_percent); }},
+    {"quiet_other_cpu_percent",
+     [](auto& r, auto& p) { store(r.positive_number(100000.0), p.quiet_other_cpu_percent); }},
     {"max_attempts", [](auto& r, auto& p) { store(r.integer(1, 10), p.max_attempts); }},
 }};
 

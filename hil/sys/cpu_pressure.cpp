@@ -49,13 +49,19 @@ std::map<pid_t, proc_stat> read_processes() {
 
 }  // namespace
 
+double bench_pressure::others_cpu_percent() const {
+  return window_seconds > 0 ? 100.0 * others_cpu_seconds / window_seconds : 0.0;
+}
+
 std::string bench_pressure::describe() const {
   std::string s =
-      fmt::format("{:.1f} % CPU pressure over {:.1f} s ({})", some_percent, window_seconds, source);
+      fmt::format("{:.1f} % CPU pressure, other processes {:.0f} % of a core over {:.1f} s ({})",
+                  some_percent, others_cpu_percent(), window_seconds, source);
   if (busiest.empty()) return s + "; no other process used the CPU";
   s += "; busiest other processes:";
   for (std::size_t i = 0; i < busiest.size(); ++i) {
-    s += fmt::format("{} {} {:.2f} s", i == 0 ? "" : ",", busiest[i].name, busiest[i].cpu_seconds);
+    s += fmt::format("{} {}{} {:.2f} s", i == 0 ? "" : ",", busiest[i].name,
+                     busiest[i].kernel_thread ? " [kernel]" : "", busiest[i].cpu_seconds);
   }
   return s;
 }
@@ -104,7 +110,8 @@ std::optional<proc_stat> parse_proc_stat(std::string_view line) {
   proc_stat out;
   out.name = std::string(line.substr(open + 1, close - open - 1));
   std::string_view rest = line.substr(close + 1);
-  // After ") ": state is field 3; utime and stime are fields 14 and 15.
+  // After ") ": state is field 3, ppid 4, flags 9; utime and stime are fields 14 and 15.
+  constexpr std::uint64_t pf_kthread = 0x00200000;
   std::uint64_t ticks = 0;
   int field = 2;
   int found = 0;
@@ -113,11 +120,15 @@ std::optional<proc_stat> parse_proc_stat(std::string_view line) {
     const auto sp = rest.find(' ');
     const std::string_view word = rest.substr(0, sp);
     ++field;
-    if (field == 14 || field == 15) {
+    if (field == 4 || field == 9 || field == 14 || field == 15) {
       const auto v = leading_number(word);
       if (!v) return std::nullopt;
-      ticks += *v;
-      ++found;
+      if (field == 4) out.ppid = static_cast<pid_t>(*v);
+      if (field == 9) out.kernel_thread = (*v & pf_kthread) != 0;
+      if (field >= 14) {
+        ticks += *v;
+        ++found;
+      }
     }
     rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp + 1);
   }
@@ -127,11 +138,9 @@ std::optional<proc_stat> parse_proc_stat(std::string_view line) {
 }
 
 std::vector<process_cpu> cpu_growth(const std::map<pid_t, proc_stat>& before,
-                                    const std::map<pid_t, proc_stat>& after, double tick_seconds,
-                                    pid_t exclude) {
+                                    const std::map<pid_t, proc_stat>& after, double tick_seconds) {
   std::vector<process_cpu> out;
   for (const auto& [pid, now] : after) {
-    if (pid == exclude) continue;
     const auto was = before.find(pid);
     // A pid reused by another program within the window counts from zero.
     const std::uint64_t base = was != before.end() && was->second.name == now.name &&
@@ -139,7 +148,8 @@ std::vector<process_cpu> cpu_growth(const std::map<pid_t, proc_stat>& before,
                                    ? was->second.cpu_ticks
                                    : 0;
     if (now.cpu_ticks <= base) continue;
-    out.push_back({pid, now.name, static_cast<double>(now.cpu_ticks - base) * tick_seconds});
+    out.push_back({pid, now.name, static_cast<double>(now.cpu_ticks - base) * tick_seconds,
+                   now.kernel_thread});
   }
   std::sort(out.begin(), out.end(), [](const process_cpu& a, const process_cpu& b) {
     return a.cpu_seconds > b.cpu_seconds;
@@ -158,7 +168,7 @@ cpu_pressure_meter::snapshot cpu_pressure_meter::take() {
   return s;
 }
 
-bench_pressure cpu_pressure_meter::finish() const {
+bench_pressure cpu_pressure_meter::finish(const std::vector<std::string>& bench_programs) const {
   const snapshot end = take();
   bench_pressure p;
   const double window_us = std::chrono::duration<double, std::micro>(end.at - start_.at).count();
@@ -177,10 +187,19 @@ bench_pressure cpu_pressure_meter::finish() const {
   }
   p.some_percent = std::clamp(p.some_percent, 0.0, 100.0);
   const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
-  auto growth = cpu_growth(start_.processes, end.processes,
-                           1.0 / static_cast<double>(ticks_per_second > 0 ? ticks_per_second : 100),
-                           ::getpid());
-  for (const auto& g : growth) p.others_cpu_seconds += g.cpu_seconds;
+  const pid_t self = ::getpid();
+  auto growth =
+      cpu_growth(start_.processes, end.processes,
+                 1.0 / static_cast<double>(ticks_per_second > 0 ? ticks_per_second : 100));
+  std::erase_if(growth, [&](const process_cpu& g) {
+    const auto it = end.processes.find(g.pid);
+    const bool ours =
+        g.pid == self || (it != end.processes.end() && it->second.ppid == self) ||
+        std::find(bench_programs.begin(), bench_programs.end(), g.name) != bench_programs.end();
+    if (ours) p.bench_cpu_seconds += g.cpu_seconds;
+    return ours;
+  });
+  for (const auto& g : growth) p.others_cpu_seconds += g.kernel_thread ? 0.0 : g.cpu_seconds;
   if (growth.size() > 3) growth.resize(3);
   p.busiest = std::move(growth);
   return p;

@@ -71,7 +71,14 @@ TEST(AttemptVerdict, EveryAttemptDisturbedFailsWithTheBusyBenchCause) {
 
 TEST(AttemptVerdict, OneQuietAttemptSummary) {
   EXPECT_EQ(hil::measure::attempts_summary({make(1, true, false, 0.4)}),
-            "1 attempt, quiet (0.4 % CPU pressure)");
+            "1 attempt, quiet (0.4 % CPU pressure, other processes 0 % of a core)");
+}
+
+TEST(AttemptRule, EitherFigureAboveItsLimitIsADisturbance) {
+  EXPECT_FALSE(hil::measure::is_disturbed(5, 10, 20, 20));
+  EXPECT_TRUE(hil::measure::is_disturbed(25, 0, 20, 20)) << "pressure";
+  EXPECT_TRUE(hil::measure::is_disturbed(1, 99, 20, 20))
+      << "a busy loop on the other core: little pressure, a whole core of CPU";
 }
 
 }  // namespace

@@ -42,20 +42,24 @@ TEST(CpuPressureParse, ProcStatNameWithSpacesAndParentheses) {
       "4242 (my (odd) prog) R 1 4242 4242 0 -1 4194304 100 0 0 0 150 25 0 0 20 0 1 0 9 0 0");
   ASSERT_TRUE(s);
   EXPECT_EQ(s->name, "my (odd) prog");
+  EXPECT_EQ(s->ppid, 1);
+  EXPECT_FALSE(s->kernel_thread);
   EXPECT_EQ(s->cpu_ticks, 175U);
+  const auto k = parse_proc_stat("32 (kworker/u8:1) I 2 0 0 0 -1 69238880 0 0 0 0 56 3 0 0 20 0");
+  ASSERT_TRUE(k);
+  EXPECT_TRUE(k->kernel_thread) << "PF_KTHREAD (0x00200000) in the flags";
   EXPECT_FALSE(parse_proc_stat("4242 (cut) R 1 2"));
   EXPECT_FALSE(parse_proc_stat("garbage"));
 }
 
-TEST(CpuPressureGrowth, LargestFirstNewProcessesFromZeroSelfAndReusedPidsHandled) {
+TEST(CpuPressureGrowth, LargestFirstNewProcessesFromZeroAndReusedPidsHandled) {
   const std::map<pid_t, proc_stat> before{
-      {10, {"cc1plus", 100}}, {11, {"sh", 5}}, {12, {"old", 900}}, {99, {"me", 1}}};
-  const std::map<pid_t, proc_stat> after{{10, {"cc1plus", 270}},
-                                         {11, {"sh", 5}},
-                                         {12, {"new", 30}},
-                                         {13, {"make", 20}},
-                                         {99, {"me", 500}}};
-  const auto g = cpu_growth(before, after, 0.01, 99);
+      {10, {"cc1plus", 1, false, 100}}, {11, {"sh", 1, false, 5}}, {12, {"old", 1, false, 900}}};
+  const std::map<pid_t, proc_stat> after{{10, {"cc1plus", 1, false, 270}},
+                                         {11, {"sh", 1, false, 5}},
+                                         {12, {"new", 1, false, 30}},
+                                         {13, {"make", 1, false, 20}}};
+  const auto g = cpu_growth(before, after, 0.01);
   ASSERT_EQ(g.size(), 3U);
   EXPECT_EQ(g[0].name, "cc1plus");
   EXPECT_DOUBLE_EQ(g[0].cpu_seconds, 1.7);
@@ -69,10 +73,11 @@ TEST(CpuPressureDescribe, NamesPressureSourceAndBusiest) {
   p.some_percent = 31;
   p.source = "psi";
   p.window_seconds = 5.2;
-  p.busiest = {{10, "cc1plus", 1.7}, {11, "sh", 0.9}};
+  p.busiest = {{10, "cc1plus", 1.7}, {11, "kworker/0:1", 0.9, true}};
+  p.others_cpu_seconds = 1.7;
   EXPECT_EQ(p.describe(),
-            "31.0 % CPU pressure over 5.2 s (psi); busiest other processes: cc1plus 1.70 s, sh "
-            "0.90 s");
+            "31.0 % CPU pressure, other processes 33 % of a core over 5.2 s (psi); busiest other "
+            "processes: cc1plus 1.70 s, kworker/0:1 [kernel] 0.90 s");
 }
 
 TEST(CpuPressureMeter, ARealWindowIsWithinBoundsAndLeavesThisProcessOut) {
@@ -85,7 +90,8 @@ TEST(CpuPressureMeter, ARealWindowIsWithinBoundsAndLeavesThisProcessOut) {
   EXPECT_LE(p.some_percent, 100.0);
   EXPECT_GT(p.window_seconds, 0.04);
   EXPECT_NE(p.source, "");
-  for (const auto& b : p.busiest) EXPECT_NE(b.pid, ::getpid());
+  for (const auto& b : p.busiest) EXPECT_NE(b.pid, ::getpid()) << "this process is the measurement";
+  EXPECT_GT(p.bench_cpu_seconds, 0.0) << "this process's busy loop counts as the bench's";
 }
 
 }  // namespace

@@ -104,6 +104,7 @@ void expect_same(const profile& a, const profile& b) {
   }
   EXPECT_EQ(a.duration_set_name, b.duration_set_name);
   EXPECT_EQ(a.quiet_cpu_pressure_percent, b.quiet_cpu_pressure_percent);
+  EXPECT_EQ(a.quiet_other_cpu_percent, b.quiet_other_cpu_percent);
   EXPECT_EQ(a.max_attempts, b.max_attempts);
   EXPECT_EQ(a.iterations, b.iterations);
   EXPECT_EQ(a.sim.bench, b.sim.bench);
@@ -587,6 +588,7 @@ interval_seconds = 10
 durations = "nightly"
 iterations = 20
 quiet_cpu_pressure_percent = 25.5
+quiet_other_cpu_percent = 150
 max_attempts = 5
 [sim]
 bench = "b7"
