@@ -89,8 +89,9 @@ TEST_P(TxRx, Seed002) {
     const bool dut_sends = !c.dut_is_server;
     hil::measure::verdict v;
     if (c.proto == protocol::udp) {
+      const auto evidence = udp_evidence();  // the counters of the DUT's own sending run
       v = hil::measure::check_udp_zero_loss(ctx().link.mtu(ifname()), r->spec.effective_block_len(),
-                                            r->streams.at(0));
+                                            r->streams.at(0), dut_sends ? &evidence : nullptr);
     } else {
       v = hil::measure::check_tcp_throughput(
           dut_sends ? "DutTransmits" : "DutReceives",

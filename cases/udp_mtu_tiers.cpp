@@ -36,8 +36,9 @@ TEST_P(UdpZeroLoss, NoDatagramLost) {
     const auto r = run_traffic(spec);
     if (!r) return std::nullopt;
     const auto& s = r->streams.at(0);
+    const auto evidence = udp_evidence();
     return hil::fixtures::case_outcome{
-        hil::measure::check_udp_zero_loss(tier.mtu, spec.block_len, s),
+        hil::measure::check_udp_zero_loss(tier.mtu, spec.block_len, s, &evidence),
         {{"mtu", tier.mtu},
          {"payload_bytes", spec.block_len},
          {"datagrams_sent", s.sender.packets},

@@ -7,7 +7,8 @@
 
 namespace hil::measure {
 
-verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result& s) {
+verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result& s,
+                            const udp_loss_evidence* evidence) {
   verdict v;
   v.check = "UdpZeroLoss";
   const std::int64_t sent = s.sender.packets;
@@ -30,6 +31,26 @@ verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result&
         "frames that large — check the peer's MTU and jumbo-frame support "
         "(seed 000: a PC NIC at MTU 1500 shows 100% loss)",
         mtu, mtu);
+  } else if (evidence != nullptr && !evidence->dut_errors.empty()) {
+    v.cause = fmt::format(
+        "the DUT's interface counted errors or drops during the test ({}): its driver, DMA ring "
+        "or the cable",
+        evidence->dut_errors);
+  } else if (evidence != nullptr && evidence->dut_tx_packets && *evidence->dut_tx_packets < sent) {
+    v.cause = fmt::format(
+        "fewer frames left the DUT (tx_packets +{}) than datagrams were sent ({}): dropped on the "
+        "board before the wire — its queueing discipline or driver",
+        *evidence->dut_tx_packets, sent);
+  } else if (evidence != nullptr && evidence->dut_tx_packets) {
+    v.cause = fmt::format(
+        "every datagram left the DUT (tx_packets +{} for {} sent, no errors), so they were lost "
+        "beyond it: most likely in the peer's UDP receive buffer ({}; on a Linux PC raise "
+        "net.core.rmem_max, seed common issue 3), else the switch or cable (check the PC's "
+        "interface counters)",
+        *evidence->dut_tx_packets, sent,
+        evidence->stock_peer ? fmt::format("a stock iperf3 server, asked for {} bytes as -w does",
+                                           evidence->peer_buffer_bytes)
+                             : fmt::format("asked for {} bytes", evidence->peer_buffer_bytes));
   } else {
     v.cause =
         "datagrams lost on the path: check the link's error counters, cable quality, and "

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "hil/measure/results.hpp"
@@ -11,9 +13,21 @@
 
 namespace hil::measure {
 
+// Where a UDP test's loss can have happened, as far as the DUT can tell.
+struct udp_loss_evidence {
+  std::optional<std::int64_t> dut_tx_packets;  // the DUT interface's tx_packets growth, if read
+  std::string dut_errors;     // the DUT counters' error and drop growth in words; empty when clean
+  bool stock_peer = false;    // the receiver is a stock iperf3 server
+  int peer_buffer_bytes = 0;  // the receive buffer asked of the peer (-w); 0 none
+};
+
 // UdpZeroLoss: the receiver lost nothing and its highest sequence equals the datagrams sent
 // (stricter than iperf3's own summary, which cannot see losses after the last datagram received).
-verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result& s);
+// With evidence (the DUT sent), a loss is placed: on the board when its counters show drops or
+// fewer frames left than datagrams were sent, beyond it — the peer's receive buffer first, then
+// the cable — when every datagram left.
+verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result& s,
+                            const udp_loss_evidence* evidence = nullptr);
 
 // One tier's datagram count for DatagramCounts.
 struct tier_count {

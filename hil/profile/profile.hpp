@@ -38,6 +38,10 @@ struct peer_config {
   // on the PC is appended after ssh_target.
   std::string ssh_command = "ssh -o BatchMode=yes -o ConnectTimeout=10";
   peer_server server = peer_server::hilperf_peer;  // what runs on the peer in sim/ssh modes
+  // The socket buffer the UDP tests ask the peer for, as iperf3's -w does (the peer's kernel caps
+  // it at net.core.rmem_max): a stock iperf3 receiver otherwise keeps its default (208 KiB on
+  // Linux) and drops datagrams there when the PC stalls, which is not the DUT's port. 0: ask none.
+  int udp_buffer_bytes = 4 << 20;
 };
 
 // What the DUT's link must negotiate.

@@ -103,6 +103,7 @@ std::string echo(const profile& p) {
   put(out, "ssh_target", toml_string(p.peer.ssh_target));
   put(out, "ssh_command", toml_string(p.peer.ssh_command));
   put(out, "server", toml_string(name_of(p.peer.server)));
+  put(out, "udp_buffer_bytes", p.peer.udp_buffer_bytes);
   out += "\n[link]\n";
   put(out, "speed_mbps", p.link.speed_mbps);
   put(out, "duplex", toml_string(name_of(p.link.duplex)));

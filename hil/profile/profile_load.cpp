@@ -330,7 +330,7 @@ constexpr std::array<key_spec<dut_config>, 3> dut_keys{{
     {"ipv6", [](auto& r, auto& d) { store(r.string(), d.ipv6); }},
 }};
 
-constexpr std::array<key_spec<peer_config>, 7> peer_keys{{
+constexpr std::array<key_spec<peer_config>, 8> peer_keys{{
     {"mode", [](auto& r, auto& c) { store(r.choice(peer_modes), c.mode); }},
     {"ipv4", [](auto& r, auto& c) { store(r.string(), c.ipv4); }},
     {"ipv6", [](auto& r, auto& c) { store(r.string(), c.ipv6); }},
@@ -342,6 +342,8 @@ constexpr std::array<key_spec<peer_config>, 7> peer_keys{{
      }},
     {"server", [](auto& r, auto& c) { store(r.choice(peer_servers), c.server); }},
     {"ssh_command", [](auto& r, auto& c) { store(r.string(), c.ssh_command); }},
+    {"udp_buffer_bytes",
+     [](auto& r, auto& c) { store(r.integer(0, 512 << 20), c.udp_buffer_bytes); }},
 }};
 
 constexpr std::array<key_spec<link_expectation>, 2> link_keys{{

@@ -83,6 +83,7 @@ void expect_same(const profile& a, const profile& b) {
   EXPECT_EQ(a.peer.port, b.peer.port);
   EXPECT_EQ(a.peer.ssh_target, b.peer.ssh_target);
   EXPECT_EQ(a.peer.server, b.peer.server);
+  EXPECT_EQ(a.peer.udp_buffer_bytes, b.peer.udp_buffer_bytes);
   EXPECT_EQ(a.link.speed_mbps, b.link.speed_mbps);
   EXPECT_EQ(a.link.duplex, b.link.duplex);
   EXPECT_EQ(a.limits.tcp_dut_transmits_mbps, b.limits.tcp_dut_transmits_mbps);
@@ -562,6 +563,7 @@ ipv6 = "fd00::2"
 port = 15002
 ssh_target = "lab@pc-01"
 server = "iperf3"
+udp_buffer_bytes = 1048576
 [link]
 speed_mbps = 2500
 duplex = "half"
