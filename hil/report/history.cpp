@@ -40,7 +40,9 @@ double median(std::vector<double> v) {
 
 std::vector<metric_value> run_metrics(const std::vector<result_record>& records) {
   std::vector<metric_value> out;
+  double extra_attempts = 0;
   for (const auto& r : records) {
+    extra_attempts += r.attempts > 1 ? r.attempts - 1 : 0;
     const auto& f = r.figures;
     for (const char* key : {"goodput_mbps", "sum_mbps", "out_mbps", "in_mbps"}) {
       if (const auto v = number(f, key)) {
@@ -58,6 +60,7 @@ std::vector<metric_value> run_metrics(const std::vector<result_record>& records)
       }
     }
   }
+  if (!records.empty()) out.push_back({"extra attempts", "attempts", extra_attempts, false, false});
   return out;
 }
 
@@ -112,7 +115,7 @@ std::vector<metric_change> compare_with_history(const std::vector<metric_value>&
     metric_change c{m, median(earlier), earlier.size(), 0, false};
     if (c.baseline != 0) c.change_percent = (m.value - c.baseline) / std::fabs(c.baseline) * 100;
     const double worse = m.higher_is_better ? -c.change_percent : c.change_percent;
-    c.regression = worse > tolerance_percent;
+    c.regression = m.judged && worse > tolerance_percent;
     out.push_back(c);
   }
   return out;
@@ -125,9 +128,9 @@ std::string format_changes(const std::vector<metric_change>& changes, double tol
   for (const auto& c : changes) {
     std::string name = c.current.name + " (" + c.current.unit + ")";
     if (name.size() > 64) name = name.substr(0, 61) + "...";
-    out +=
-        fmt::format("| {:<64} | {:>12.1f} | {:>12.1f} | {:>+7.1f}% | {:<10} |\n", name, c.baseline,
-                    c.current.value, c.change_percent, c.regression ? "REGRESSED" : "ok");
+    out += fmt::format("| {:<64} | {:>12.1f} | {:>12.1f} | {:>+7.1f}% | {:<10} |\n", name,
+                       c.baseline, c.current.value, c.change_percent,
+                       c.regression ? "REGRESSED" : (c.current.judged ? "ok" : "shown"));
   }
   out += fmt::format(
       "\nbaseline: median of the earlier runs; a regression is worse by more than "

@@ -26,11 +26,14 @@ struct metric_value {
   std::string unit;  // "Mbit/s", "trans/s", "us"
   double value = 0;
   bool higher_is_better = true;
+  bool judged = true;  // false: shown in the table and the trend, never a regression
 };
 
 // The headline metrics of a run's records: goodput_mbps/sum_mbps/out_mbps/in_mbps (higher is
 // better), NetperfSuite averages (higher), LatencyUnderLoad's loaded p99 (lower). Records without
-// them contribute nothing.
+// them contribute nothing. Plus "extra attempts": the measurements beyond the first that the run's
+// cases took on a disturbed bench (docs/quiet-bench.md), so a board or runner that needs them
+// shows up in the trend; informational, never a regression by itself.
 [[nodiscard]] std::vector<metric_value> run_metrics(const std::vector<result_record>& records);
 
 // One earlier run.

@@ -40,7 +40,7 @@ TEST(History, HeadlineMetricsAndTheirDirection) {
               {{"test", "TCP_RR"}, {"unit", "trans/s"}, {"average", 12000.5}}),
        record("LatencyUnderLoad.P99WithinLimit", {{"loaded_latency_us", {{"p99", 8500.0}}}}),
        record("Link.LinkSpeed", {})});
-  ASSERT_EQ(m.size(), 3U);
+  ASSERT_EQ(m.size(), 4U);
   EXPECT_EQ(m[0].name, "Direction/TcpThroughput.MeetsLimit/DutTransmits goodput");
   EXPECT_DOUBLE_EQ(m[0].value, 941.5);
   EXPECT_TRUE(m[0].higher_is_better);
@@ -48,12 +48,34 @@ TEST(History, HeadlineMetricsAndTheirDirection) {
   EXPECT_EQ(m[1].unit, "trans/s");
   EXPECT_EQ(m[2].name, "LatencyUnderLoad.P99WithinLimit loaded p99");
   EXPECT_FALSE(m[2].higher_is_better) << "latency: lower is better";
+  EXPECT_EQ(m[3].name, "extra attempts");
+  EXPECT_DOUBLE_EQ(m[3].value, 0);
+  EXPECT_FALSE(m[3].judged);
+}
+
+TEST(History, ExtraAttemptsAreCountedAndShownButNeverARegression) {
+  auto with_attempts = [](int a, int b) {
+    auto x = record("Direction/TcpThroughput.MeetsLimit/DutTransmits", {});
+    x.attempts = a;
+    auto y = record("MtuTier/UdpZeroLoss.NoDatagramLost/mtu576", {});
+    y.attempts = b;
+    return run_metrics({x, y});
+  };
+  const auto m = with_attempts(3, 2);
+  ASSERT_EQ(m.size(), 1U);
+  EXPECT_DOUBLE_EQ(m[0].value, 3) << "two beyond the first, and one";
+  const std::vector<history_run> baseline{{"a", with_attempts(1, 2)}, {"b", with_attempts(1, 2)}};
+  const auto c = compare_with_history(m, baseline, 5.0);
+  ASSERT_EQ(c.size(), 1U);
+  EXPECT_NEAR(c[0].change_percent, 200.0, 0.01);
+  EXPECT_FALSE(c[0].regression);
+  EXPECT_THAT(format_changes(c, 5.0), ::testing::HasSubstr("| shown "));
 }
 
 TEST(History, ATenPercentDropRegressesARiseDoesNot) {
   const auto baseline = runs_of({950, 940, 945});  // median 945
   const auto drop = compare_with_history(goodput(850.5), baseline, 5.0);
-  ASSERT_EQ(drop.size(), 1U);
+  ASSERT_EQ(drop.size(), 2U) << "goodput and extra attempts";
   EXPECT_DOUBLE_EQ(drop[0].baseline, 945);
   EXPECT_NEAR(drop[0].change_percent, -10.0, 0.01);
   EXPECT_TRUE(drop[0].regression);
