@@ -107,20 +107,7 @@ TEST_P(Ipv6UdpZeroLoss, NoDatagramLost) {
   spec.duration = std::chrono::seconds(p.durations().udp_seconds);
   spec.interval = std::chrono::seconds(p.durations().interval_seconds);
   spec.dont_fragment = true;
-  hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
-    const auto r = run_traffic(spec, true);
-    if (!r) return std::nullopt;
-    const auto& s = r->streams.at(0);
-    const auto evidence = udp_evidence();
-    return hil::fixtures::case_outcome{
-        hil::measure::check_udp_zero_loss(tier.mtu, spec.block_len, s, &evidence),
-        {{"mtu", tier.mtu},
-         {"payload_bytes", spec.block_len},
-         {"datagrams_sent", s.sender.packets},
-         {"highest_sequence_received", s.receiver.packets},
-         {"lost", s.receiver.errors}},
-        counters()};
-  });
+  run_udp_zero_loss(tier.mtu, spec, true);
 }
 
 INSTANTIATE_TEST_SUITE_P(MtuTier, Ipv6UdpZeroLoss, ::testing::ValuesIn(hil::fixtures::mtu_tiers()),

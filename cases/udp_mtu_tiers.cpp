@@ -32,21 +32,7 @@ TEST_P(UdpZeroLoss, NoDatagramLost) {
   if (hil::fixtures::skip_disabled_jumbo(tier)) return;
   guard().set_mtu(tier.mtu);
   const auto spec = tier_spec(tier.mtu, ctx().profile);
-  hil::fixtures::run_attempts(ctx().profile, [&]() -> std::optional<hil::fixtures::case_outcome> {
-    const auto r = run_traffic(spec);
-    if (!r) return std::nullopt;
-    const auto& s = r->streams.at(0);
-    const auto evidence = udp_evidence();
-    return hil::fixtures::case_outcome{
-        hil::measure::check_udp_zero_loss(tier.mtu, spec.block_len, s, &evidence),
-        {{"mtu", tier.mtu},
-         {"payload_bytes", spec.block_len},
-         {"datagrams_sent", s.sender.packets},
-         {"highest_sequence_received", s.receiver.packets},
-         {"lost", s.receiver.errors},
-         {"jitter_ms", s.receiver.jitter_s * 1000}},
-        counters()};
-  });
+  run_udp_zero_loss(tier.mtu, spec);
 }
 
 INSTANTIATE_TEST_SUITE_P(MtuTier, UdpZeroLoss, ::testing::ValuesIn(hil::fixtures::mtu_tiers()),
