@@ -1,6 +1,6 @@
-// Seed 003's ICMP test (`ping -f`), paced: echo round trips through the DUT interface, every
-// request answered, percentiles recorded. Needs the peer host, not its iperf3 service, so it runs
-// with the link checks.
+// Procedure 003's ICMP test (`ping -f`), paced (docs/checks.md): echo round trips through the DUT
+// interface, every request answered, percentiles recorded. Needs the peer host, not its iperf3
+// service, so it runs with the link checks.
 #include <fmt/format.h>
 
 #include "fixtures/attempts.hpp"

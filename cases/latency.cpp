@@ -1,6 +1,6 @@
-// Seed 000 "latency, especially under high load": TCP_RR round-trip percentiles on an idle link,
-// then again while latency.load_streams TCP streams saturate it both ways (flent's RRUL); the
-// loaded p99 must stay within latency.loaded_p99_ms.
+// Procedure 000 "latency, especially under high load" (docs/checks.md): TCP_RR round-trip
+// percentiles on an idle link, then again while latency.load_streams TCP streams saturate it both
+// ways (flent's RRUL); the loaded p99 must stay within latency.loaded_p99_ms.
 #include <algorithm>
 
 #include "fixtures/attempts.hpp"

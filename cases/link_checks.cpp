@@ -1,5 +1,6 @@
-// Seed 000, "Test Criteria": the link is up and has negotiated the expected speed at full duplex
-// (`cat /sys/class/net/eth0/speed`). Read through netlink (state) and sysfs (speed, duplex).
+// Procedure 000, "Test Criteria" (docs/checks.md): the link is up and has negotiated the expected
+// speed at full duplex (`cat /sys/class/net/eth0/speed`). Read through netlink (state) and sysfs
+// (speed, duplex).
 #include "hil/measure/link_checks.hpp"
 #include "fixtures/link_fixture.hpp"
 #include "hil/traffic/icmp_echo.hpp"
@@ -28,7 +29,7 @@ TEST_F(Link, Duplex) {
       hil::measure::check_duplex(ifname(), ctx().link.sysfs().duplex(ifname()), expected));
 }
 
-// Seed 000, first step: `ping -I eth0 <peer>` answers.
+// Procedure 000, first step: `ping -I eth0 <peer>` answers.
 TEST_F(Link, Connectivity) {
   const std::string& peer = ctx().profile.peer.ipv4;
   const auto r = hil::traffic::icmp_echo(peer, ifname(), 4, std::chrono::milliseconds(200),

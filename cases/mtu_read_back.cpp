@@ -1,6 +1,7 @@
-// Seed 000 §4.5.9.2, "Configuration Check": `ip link set eth0 mtu <M>` succeeds and the read-back
-// value equals M, for each tier of the profile; the original MTU is restored afterwards (by the
-// fixture's LinkGuard, verified in TearDown). The jumbo tier runs only when the profile enables it.
+// Procedure 000 §4.5.9.2, "Configuration Check" (docs/checks.md): `ip link set eth0 mtu <M>`
+// succeeds and the read-back value equals M, for each tier of the profile; the original MTU is
+// restored afterwards (by the fixture's LinkGuard, verified in TearDown). The jumbo tier runs only
+// when the profile enables it.
 #include "fixtures/link_fixture.hpp"
 #include "fixtures/mtu_tiers.hpp"
 #include "hil/measure/link_checks.hpp"

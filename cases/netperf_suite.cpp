@@ -1,8 +1,9 @@
-// Seed 003: netperf's six tests — TCP_STREAM, UDP_STREAM, TCP_MAERTS, TCP_RR, TCP_CRR, UDP_RR —
-// run.iterations times each for durations.*.netperf_seconds; every iteration, the average and a
-// confidence interval (netperf -I 99,5) are recorded for the report's table, with an optional
-// minimum average per test from [netperf]. The stream tests run over plain iperf3 (any peer); the
-// request/response tests need hilperf-peer and skip, saying why, against a stock iperf3.
+// Procedure 003 (docs/checks.md): netperf's six tests — TCP_STREAM, UDP_STREAM, TCP_MAERTS,
+// TCP_RR, TCP_CRR, UDP_RR — run.iterations times each for durations.*.netperf_seconds; every
+// iteration, the average and a confidence interval (netperf -I 99,5) are recorded for the report's
+// table, with an optional minimum average per test from [netperf]. The stream tests run over plain
+// iperf3 (any peer); the request/response tests need hilperf-peer and skip, saying why, against a
+// stock iperf3.
 #include <fmt/format.h>
 
 #include <cmath>

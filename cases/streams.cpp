@@ -1,7 +1,7 @@
-// Seed 002's "Bidirectional testing", "Multiple Connections" and "IPv4 & IPv6 support", per
-// profile: TCP --bidir (each way at least bidir_each_way_mbps), -P parallel_streams (summed goodput
-// at least parallel_total_mbps), and the throughput and MTU-tier checks over IPv6 when the profile
-// has IPv6 addresses (UDP payload MTU − 48).
+// Procedure 002's "Bidirectional testing", "Multiple Connections" and "IPv4 & IPv6 support"
+// (docs/checks.md), per profile: TCP --bidir (each way at least bidir_each_way_mbps), -P
+// parallel_streams (summed goodput at least parallel_total_mbps), and the throughput and MTU-tier
+// checks over IPv6 when the profile has IPv6 addresses (UDP payload MTU − 48).
 #include <fmt/format.h>
 
 #include <cmath>

@@ -1,6 +1,7 @@
-// Seed 000 §4.5.9.1: `iperf3 -c <PC> -i 1 -t <tcp_seconds>` each way; receiver-side goodput at
-// least the profile's limit (seed: transmit 940, receive 870 Mbit/s), intervals printed live; and
-// "Retr does not grow significantly": retransmits per interval within the profile's limit.
+// Procedure 000 §4.5.9.1: `iperf3 -c <PC> -i 1 -t <tcp_seconds>` each way; receiver-side goodput
+// at least the profile's limit (procedure: transmit 940, receive 870 Mbit/s; docs/checks.md says
+// why), intervals printed live; and "Retr does not grow significantly": retransmits per interval
+// within the profile's limit.
 #include <cmath>
 
 #include "fixtures/attempts.hpp"

@@ -1,7 +1,8 @@
-// Seed 002, the Tx/Rx table: UDP `-b 50M -t 10` and TCP `-t 10`, with the DUT as client (it
-// transmits) and as server (it receives from a client on the peer). As server, our engine serves
-// in-process on the DUT and stock iperf3 is the client on the peer side, as the seed's AP runs
-// `iperf -c <DUT_IP>`; that needs a peer we can start programs on: the simulated bench or ssh.
+// Procedure 002, the Tx/Rx table (docs/checks.md): UDP `-b 50M -t 10` and TCP `-t 10`, with the
+// DUT as client (it transmits) and as server (it receives from a client on the peer). As server,
+// our engine serves in-process on the DUT and stock iperf3 is the client on the peer side, as the
+// procedure's AP runs `iperf -c <DUT_IP>`; that needs a peer we can start programs on: the
+// simulated bench or ssh. The case names keep "Seed002", which CI history and filters match.
 #include <fmt/format.h>
 
 #include <cmath>

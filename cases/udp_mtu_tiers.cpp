@@ -1,6 +1,7 @@
-// Seed 000 §4.5.9.2, "Path Layer" and "Target MTU Comparison": at each MTU tier, UDP datagrams of
-// MTU − 28 bytes (IPv4) at -b 100M for -t udp_seconds, don't-fragment set, all arrive; and the
-// datagram counts differ across tiers as rate·t/(8·payload) says (a wrong -l shows up there).
+// Procedure 000 §4.5.9.2, "Path Layer" and "Target MTU Comparison" (docs/checks.md): at each MTU
+// tier, UDP datagrams of MTU − 28 bytes (IPv4) at -b 100M for -t udp_seconds, don't-fragment set,
+// all arrive; and the datagram counts differ across tiers as rate·t/(8·payload) says (a wrong -l
+// shows up there).
 #include "fixtures/attempts.hpp"
 #include "fixtures/mtu_tiers.hpp"
 #include "fixtures/traffic_fixture.hpp"
@@ -11,7 +12,7 @@ namespace {
 using hil::fixtures::mtu_tier;
 constexpr std::uint64_t seed_rate = 100'000'000;  // -b 100M
 
-// The seed's UDP tier test: payload MTU − 28, -b 100M, -t udp_seconds, -i 1, DF.
+// The procedure's UDP tier test: payload MTU − 28, -b 100M, -t udp_seconds, -i 1, DF.
 hil::measure::test_spec tier_spec(int mtu, const hil::profile::profile& p) {
   hil::measure::test_spec s;
   s.proto = hil::measure::protocol::udp;

@@ -1,6 +1,6 @@
 // The far end's traffic server: in sim mode a daemon (hilperf-peer, or stock `iperf3 -s`) that
 // the testbed starts inside the peer namespace and stops afterwards; in every mode a check that it
-// answers, with the seed's common causes when it does not.
+// answers, with the procedure's common causes when it does not.
 #pragma once
 
 #include <sys/types.h>

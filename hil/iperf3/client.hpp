@@ -38,7 +38,7 @@ struct client_options {
 };
 
 // Runs one test. Throws std::system_error for anything that prevents a result, with the likely
-// cause from the seed procedure's "Common Issues" (nothing listening, no answer, no route, busy).
+// cause from the procedure's "Common Issues" (nothing listening, no answer, no route, busy).
 measure::test_result run_client(const client_options& options);
 
 }  // namespace hil::iperf3

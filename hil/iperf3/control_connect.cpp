@@ -12,7 +12,7 @@ using asio::use_awaitable;
 using asio::ip::tcp;
 using namespace std::chrono_literals;
 
-// The seed's "Common Issues" for a control connection that cannot be made.
+// The procedure's "Common Issues" for a control connection that cannot be made.
 [[noreturn]] void explain_connect_failure(const std::error_code& ec, const connect_settings& c) {
   const std::string where = fmt::format("{}:{}", c.host, c.port);
   std::string why;

@@ -1,5 +1,5 @@
 // Making the control connection, shared by the iperf3 client and the hilperf extension client:
-// resolving the peer, connecting with the retries a stock server needs, and the seed's "Common
+// resolving the peer, connecting with the retries a stock server needs, and the procedure's "Common
 // Issues" when it cannot be done.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Data stream set-up shared by the client and the server: ids, sockets with the test's options,
-// the TCP cookie and the UDP 9876/6789 handshake (notes/iperf3-wire.md §1.7).
+// the TCP cookie and the UDP 9876/6789 handshake (docs/iperf3-protocol.md §5).
 #pragma once
 
 #include <asio.hpp>

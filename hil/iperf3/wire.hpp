@@ -1,5 +1,5 @@
 // iperf3's wire protocol, as spoken by stock iperf3 3.12 (Debian bookworm) and later: pure
-// functions over buffers, no sockets. The facts are in shared/notes/iperf3-wire.md.
+// functions over buffers, no sockets. The facts are in docs/iperf3-protocol.md §2–§6 and §12.
 //
 //   client                                               server (:5201, TCP)
 //     | --- TCP connect (control), TCP_NODELAY ------------> |

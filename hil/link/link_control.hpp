@@ -1,6 +1,6 @@
 // Control of one network namespace's links through rtnetlink (libnl-route-3), read back through
 // both netlink and sysfs. This is how hilperf replaces `ip link set <if> mtu …` and
-// `cat /sys/class/net/<if>/…` in the seed procedure.
+// `cat /sys/class/net/<if>/…` in the test procedure.
 //
 // Errors follow hil/sys/error.hpp: std::system_error whose message a user can act on —
 //   - a missing interface lists the interfaces that exist (ENODEV),

@@ -1,4 +1,4 @@
-// LinkGuard: RAII for every change a test makes to a link (STYLE.md rule 7).
+// LinkGuard: RAII for every change a test makes to a link (docs/code-style.md rule 7).
 //
 //   guard.set_mtu(3000)        journal {mtu: original}  ->  change  ->  verified read-back
 //   ...test...

@@ -5,8 +5,8 @@
 //   above, each power of two is split into 512 sub-buckets, so a percentile is within 0.1 µs or
 //   0.2 % of the true value, whichever is larger, up to about 2^40 × 0.1 µs (30 hours).
 //
-// Pure code: no clocks, no sockets (STYLE.md rule 2). Not thread-safe: one writer per histogram;
-// merge() combines per-thread histograms.
+// Pure code: no clocks, no sockets (docs/code-style.md rule 2). Not thread-safe: one writer per
+// histogram; merge() combines per-thread histograms.
 #pragma once
 
 #include <chrono>

@@ -1,5 +1,6 @@
-// Evaluators for the link checks of seed 000 ("Test Criteria": link up, 1000M negotiated, full
-// duplex; MTU read-back equals the configured value). Pure functions over measured values.
+// Evaluators for the link checks of procedure 000 ("Test Criteria": link up, 1000M negotiated,
+// full duplex; MTU read-back equals the configured value; docs/checks.md). Pure functions over
+// measured values.
 #pragma once
 
 #include <optional>

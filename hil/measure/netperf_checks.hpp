@@ -1,6 +1,6 @@
-// Evaluators for the netperf suite (seed 003) and latency under load (seed 000 "latency,
-// especially under high load"). Pure functions over typed statistics; a failed verdict names the
-// measured value, the limit and the likely cause.
+// Evaluators for the netperf suite (procedure 003) and latency under load (procedure 000
+// "latency, especially under high load"; docs/checks.md). Pure functions over typed statistics; a
+// failed verdict names the measured value, the limit and the likely cause.
 #pragma once
 
 #include <span>

@@ -2,7 +2,7 @@
 // sleeps until next_due and sends). Pure arithmetic on time_points, so it is tested without
 // sleeping.
 //
-// iperf3 paces with an average-since-start throttle (notes/iperf3-wire.md §1.11): it sends while
+// iperf3 paces with an average-since-start throttle (docs/iperf3-protocol.md §9): it sends while
 // bytes_sent·8 / (now − start) < rate, so after any stall it bursts back-to-back at line rate
 // until the average recovers — the burst is what overflows a router queue. Here datagram k is due
 // at a fixed instant and a late sender catches up at a bounded rate:

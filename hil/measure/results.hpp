@@ -1,6 +1,6 @@
-// Typed results of one throughput test (STYLE.md rule 9: the measure stage). Units are in the
-// names. The iperf3 -J writer (hil/report/iperf3_json) and every evaluator read these; nothing here
-// knows about sockets or JSON.
+// Typed results of one throughput test (docs/code-style.md rule 9: the measure stage). Units are in
+// the names. The iperf3 -J writer (hil/report/iperf3_json) and every evaluator read these; nothing
+// here knows about sockets or JSON.
 #pragma once
 
 #include <chrono>

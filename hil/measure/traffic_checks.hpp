@@ -1,6 +1,7 @@
-// Evaluators for the traffic checks of seed 000: UDP zero loss per MTU tier, datagram counts
-// across tiers, TCP throughput each way, retransmits per interval. Pure functions over typed
-// results; each failed verdict carries the seed's likely cause.
+// Evaluators for the traffic checks of procedure 000 (docs/checks.md): UDP zero loss per MTU tier,
+// datagram counts across tiers, TCP throughput each way, retransmits per interval. Pure functions
+// over typed results; each failed verdict carries the likely cause from the procedure's common
+// issues.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +38,7 @@ struct tier_count {
 };
 
 // DatagramCounts: each tier within tolerance_percent of rate·t/(8·payload), strictly decreasing
-// as the MTU grows (a wrong -l for a tier shows up here, as seed 000 warns).
+// as the MTU grows (a wrong -l for a tier shows up here, as procedure 000 warns).
 verdict check_datagram_counts(const std::vector<tier_count>& tiers, std::uint64_t bits_per_second,
                               double seconds, double tolerance_percent);
 

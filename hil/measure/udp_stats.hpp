@@ -1,6 +1,6 @@
 // What a UDP receiver learns from iperf3 datagram headers: loss, reordering, the highest sequence
 // and RFC 3550 jitter, computed the way a stock iperf3 receiver does (iperf_udp_recv in
-// src/iperf_udp.c, identical in 3.12 and HEAD; see notes/iperf3-wire.md §1.10), so our numbers
+// src/iperf_udp.c, identical in 3.12 and HEAD; see docs/iperf3-protocol.md §8), so our numbers
 // and a stock iperf3's agree on the same packets. Pure: the caller parses the header and reads the
 // clock; nothing here touches a socket.
 //

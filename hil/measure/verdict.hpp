@@ -1,6 +1,7 @@
-// Verdicts: the evaluate stage between a typed measurement and an assertion (STYLE.md rule 9).
-// A verdict carries what was observed, the limit it was held against and, when it failed, the
-// likely cause from the seed procedure's "Common Issues", so each failure explains itself.
+// Verdicts: the evaluate stage between a typed measurement and an assertion (docs/code-style.md
+// rule 9). A verdict carries what was observed, the limit it was held against and, when it failed,
+// the likely cause from the procedure's "Common Issues" (docs/checks.md), so each failure
+// explains itself.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,5 @@
-// netperf's workloads in hilperf's terms (seed 003): what each one measures and its typed result.
+// netperf's workloads in hilperf's terms (procedure 003, docs/checks.md): what each one measures
+// and its typed result.
 //
 //   TCP_STREAM  the DUT sends on one TCP connection          iperf3 protocol (any peer)
 //   TCP_MAERTS  the peer sends ("STREAM" reversed)          iperf3 protocol, -R

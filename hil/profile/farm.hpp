@@ -1,5 +1,5 @@
 // Board farm: several boards wired to one runner, each hil case run on one of them, never two
-// cases on one board at a time (DESIGN.md "Topology"; README "Board farms").
+// cases on one board at a time (docs/architecture.md "Topology"; README "Board farms").
 //
 //   farm.toml ── load_farm ──> farm { id → board profile }
 //     [boards.hp0]                 │

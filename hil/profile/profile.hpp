@@ -1,5 +1,6 @@
 // Board profile: one TOML file per bench describing the DUT, the peer, the expected link and every
-// threshold, tier and duration the documented checks use (DESIGN.md "Board profile").
+// threshold, tier and duration the documented checks use (docs/architecture.md "Board profile";
+// docs/checks.md says which check reads each key and where its default comes from).
 //
 // Contract: load_profile()/parse_profile() either return a fully validated profile or throw
 // profile_error listing every problem found in one pass (unknown key, wrong type, value out of
@@ -27,12 +28,12 @@ struct dut_config {
   std::string ipv6;                // "x::y/len"; empty when the bench has no IPv6
 };
 
-// The far end (the PC in the seed procedure).
+// The far end (the PC in procedure 000).
 struct peer_config {
   peer_mode mode = peer_mode::sim;
   std::string ipv4;           // address only, no prefix; required
   std::string ipv6;           // empty when the bench has no IPv6
-  std::uint16_t port = 5201;  // the peer's control port (seed: 5002)
+  std::uint16_t port = 5201;  // the peer's control port (procedure 000: 5002)
   std::string ssh_target;     // user@host; required when mode == ssh
   // ssh mode: the ssh client and its options, split on whitespace (no quoting); the command to run
   // on the PC is appended after ssh_target.
@@ -52,8 +53,8 @@ struct link_expectation {
 
 // Pass limits of the documented checks.
 struct thresholds {
-  double tcp_dut_transmits_mbps = 940.0;          // seed 000: transmit bandwidth
-  double tcp_dut_receives_mbps = 870.0;           // seed 000: receive bandwidth
+  double tcp_dut_transmits_mbps = 940.0;          // procedure 000: transmit bandwidth
+  double tcp_dut_receives_mbps = 870.0;           // procedure 000: receive bandwidth
   int tcp_retransmits_per_interval = 200;         // "Retr does not grow significantly"
   double datagram_count_tolerance_percent = 2.0;  // DatagramCounts vs rate*t/(8*payload)
   double bidir_each_way_mbps = 800.0;             // Bidirectional: goodput each way while both send
@@ -72,13 +73,13 @@ struct mtu_config {
 struct duration_set {
   int tcp_seconds = 10;      // TcpThroughput -t
   int udp_seconds = 5;       // UdpZeroLoss -t
-  int txrx_seconds = 10;     // seed 002 Tx/Rx table -t
+  int txrx_seconds = 10;     // procedure 002 Tx/Rx table -t
   int interval_seconds = 1;  // -i
   int netperf_seconds = 2;   // NetperfSuite: each iteration's length (netperf -l)
   int latency_seconds = 3;   // LatencyUnderLoad: each of the idle and loaded RR runs
 };
 
-// NetperfSuite (seed 003): netperf's six tests, run.iterations times each.
+// NetperfSuite (procedure 003): netperf's six tests, run.iterations times each.
 struct netperf_config {
   int request_size = 1;                   // TCP_RR/TCP_CRR/UDP_RR request bytes (netperf -r 1,1)
   int response_size = 1;                  // response bytes
@@ -93,7 +94,7 @@ struct netperf_config {
   double udp_rr_per_second = 0;
 };
 
-// LatencyUnderLoad (seed 000 "latency, especially under high load"; flent's RRUL).
+// LatencyUnderLoad (procedure 000 "latency, especially under high load"; flent's RRUL).
 struct latency_config {
   int load_streams = 4;         // TCP streams each way saturating the link
   double loaded_p99_ms = 50.0;  // TCP_RR p99 round trip allowed while the link is saturated
@@ -124,7 +125,7 @@ struct profile {
   duration_set quick{10, 5, 10, 1, 2, 3};
   duration_set nightly{600, 5, 10, 1, 10, 30};
   std::string duration_set_name = "quick";  // which of quick/nightly the run uses
-  int iterations = 5;  // NetperfSuite iterations per test (seed 003 runs 10 to 20)
+  int iterations = 5;  // NetperfSuite iterations per test (procedure 003 runs 10 to 20)
   // The quiet bench (docs/quiet-bench.md): a case whose verdict fails while the CPU pressure over
   // its window exceeded quiet_cpu_pressure_percent, or other processes used more than
   // quiet_other_cpu_percent of one core, measures again, up to max_attempts in all.

@@ -1,6 +1,7 @@
 // iperf3 -J JSON: our typed results serialised exactly as iperf3 3.12 lays them out, so existing
 // iperf3 JSON consumers read ours, and a defensive reader of stock (and our) -J output for
-// comparisons. Reporters only serialise (STYLE.md rule 9): nothing here measures or decides.
+// comparisons. Reporters only serialise (docs/code-style.md rule 9): nothing here measures or
+// decides.
 //
 // Layout rules taken from iperf3 3.12 (src/iperf_api.c) and checked against captures of the stock
 // binary (hil/tests/data/iperf3-3.12-*.json):

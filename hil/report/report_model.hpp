@@ -15,7 +15,7 @@
 
 namespace hil::report {
 
-// netperf's tests in the order its results pages list them (seed 003).
+// netperf's tests in the order its results pages list them (procedure 003).
 inline constexpr std::array<std::string_view, 6> netperf_tests{
     "TCP_STREAM", "UDP_STREAM", "TCP_MAERTS", "TCP_RR", "TCP_CRR", "UDP_RR"};
 

@@ -1,5 +1,5 @@
 // The results file of a hil run: one JSON object per case, one per line (written by
-// fixtures/results.cpp). This is the only input reports are built from (STYLE.md rule 9).
+// fixtures/results.cpp). This is the only input reports are built from (docs/code-style.md rule 9).
 //
 //   {"case":"MtuTier/UdpZeroLoss.NoDatagramLost/mtu1500","check":"UdpZeroLoss","pass":true,
 //    "observed":"…","limit":"…","cause":"","figures":{…},"counters":{…},"time":"…"}

@@ -1,6 +1,6 @@
-// Text tables of a run: the netperf table in the layout of netperf results pages (seed 003: one row
-// per test in netperf order, each iteration's value, then the average), the checks table (case,
-// verdict, measured, limit), in Markdown and DokuWiki, and the plain console summary.
+// Text tables of a run: the netperf table in the layout of netperf results pages (procedure 003:
+// one row per test in netperf order, each iteration's value, then the average), the checks table
+// (case, verdict, measured, limit), in Markdown and DokuWiki, and the plain console summary.
 //
 //   | test       |     1 |     2 | … | Average | ±CI (99 %) | unit   |
 //   | TCP_STREAM | 941.2 | 940.8 | … |   941.0 |       ±0.4 | Mbit/s |
@@ -45,7 +45,7 @@ struct text_grid {
                                             const std::vector<result_record>& records,
                                             const report_model& model);
 
-// The same page in DokuWiki syntax, to paste into a results wiki page like seed 003's.
+// The same page in DokuWiki syntax, to paste into a results wiki page like procedure 003's.
 [[nodiscard]] std::string dokuwiki_document(std::string_view title,
                                             const std::vector<result_record>& records,
                                             const report_model& model);

@@ -1,6 +1,6 @@
 // How busy the machine was over a window: CPU pressure, and the processes that used the CPU.
 //
-// The seed procedure's figures hold only when "no other high-load tasks are running on the client
+// The test procedure's figures hold only when "no other high-load tasks are running on the client
 // or server during testing". A case measures that instead of assuming it:
 //
 //   cpu_pressure_meter m;        // snapshot: pressure counter, CPU time of every process

@@ -1,4 +1,4 @@
-// The error policy (STYLE.md rule 6), written down once:
+// The error policy (docs/code-style.md rule 6), written down once:
 //   - Setup and configuration errors throw std::system_error whose message says what failed, on
 //   which
 //     interface or address, and the likely cause. errno values use std::system_category(); libnl

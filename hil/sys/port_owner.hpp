@@ -1,4 +1,4 @@
-// Who holds a TCP port: for the seed's "Address already in use" issue, the message names the
+// Who holds a TCP port: for the procedure's "Address already in use" issue, the message names the
 // process (as `netstat -tlnp` would) instead of leaving the user to find it.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Output of a nested gtest binary, made safe to print from a test: gtest_discover_tests gives
 // every test SKIP_REGULAR_EXPRESSION "\[  SKIPPED \]", which CTest checks before the exit code,
 // so a failure message quoting a nested "[  SKIPPED ]" line would report the failure as Skipped
-// (notes/ctest-gtest.md). The marker is rewritten to "[ skipped ]".
+// (docs/ctest-gtest-traps.md §5). The marker is rewritten to "[ skipped ]".
 #pragma once
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// ICMP echo through one interface, as the seed's first step `ping -I eth0 <peer>` (IPv4).
+// ICMP echo through one interface, as the procedure's first step `ping -I eth0 <peer>` (IPv4).
 #pragma once
 
 #include <chrono>

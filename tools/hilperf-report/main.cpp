@@ -1,6 +1,6 @@
 // hilperf-report: turns the JSON results of a run (one record per case, JSON lines) into a console
 // summary table, or into Markdown, DokuWiki and a self-contained HTML page (hil/report). Reads JSON
-// only, never the human-readable logs (STYLE.md rule 9).
+// only, never the human-readable logs (docs/code-style.md rule 9).
 // Exit codes: 0 every recorded case passed, 1 some failed, 2 bad input or an unwritable output.
 // --regressions compares the run with the board's nightly history instead (regressions.hpp);
 // --complete checks that every case of the run left a record (complete.hpp).

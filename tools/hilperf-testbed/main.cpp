@@ -1,6 +1,6 @@
 // hilperf-testbed: brings the simulated bench up, takes it down, reports its status.
-// A thin main over hil::bench (STYLE.md rule 1). Exit codes: 0 done, 1 a bench operation failed,
-// 2 bad usage or profile.
+// A thin main over hil::bench (docs/code-style.md rule 1). Exit codes: 0 done, 1 a bench operation
+// failed, 2 bad usage or profile.
 // In a board farm (--farm, else $HILPERF_FARM, when no --profile is given) every subcommand acts on
 // each board in turn, its owner file, pidfile and log suffixed with ".<board id>"; farm-spec
 // writes the farm's CTest resource spec.

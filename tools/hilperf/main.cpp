@@ -1,6 +1,6 @@
-// hilperf: the client, with iperf3's flags. A thin main over hil::iperf3::run_client (STYLE.md
-// rule 1). Works against a stock `iperf3 -s` and against hilperf-peer; --workload runs netperf's
-// request/response tests against a hilperf-peer (workload_mode.hpp).
+// hilperf: the client, with iperf3's flags. A thin main over hil::iperf3::run_client
+// (docs/code-style.md rule 1). Works against a stock `iperf3 -s` and against hilperf-peer;
+// --workload runs netperf's request/response tests against a hilperf-peer (workload_mode.hpp).
 // Exit codes: 0 done, 1 the test failed or could not run, 2 bad usage, 3 --workload against a peer
 // without the hilperf extension.
 #include <signal.h>

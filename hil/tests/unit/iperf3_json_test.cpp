@@ -137,7 +137,7 @@ test_result tcp_client() {
   return r;
 }
 
-// iperf3 -c … -u -b 100M -l 548 -t 2: the seed's MTU 576 tier. 6 datagrams were lost in gaps
+// iperf3 -c … -u -b 100M -l 548 -t 2: the procedure's MTU 576 tier. 6 datagrams were lost in gaps
 // and 4 more after the last one received (never counted), so the highest sequence seen is 45616.
 test_result udp_client() {
   test_result r = base_result(protocol::udp);

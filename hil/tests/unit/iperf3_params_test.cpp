@@ -2,7 +2,7 @@
 // wrote after the length prefix, seen with
 //   iperf3 -s -p <port> -1 &
 //   strace -f -e trace=write -xx -s 2000 iperf3 -c 127.0.0.1 -p <port> <flags>
-// (the first two are the examples in shared/notes/iperf3-wire.md, captured the same way).
+// (the first two are the examples in docs/iperf3-protocol.md §6, which describes the keys).
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

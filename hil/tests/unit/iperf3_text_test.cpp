@@ -1,5 +1,5 @@
-// iperf3-style text. Expected lines are copied from the seed procedure
-// (/work/shared/seeds/000_905ca944ef0b3af9.txt, trailing blanks trimmed there) and from stock
+// iperf3-style text. Expected lines are copied from the iperf3 output printed in procedure 000
+// (docs/checks.md §1; trailing blanks trimmed there) and from stock
 // iperf3 3.12 runs on loopback (`iperf3 -c 127.0.0.1 -t 2` with -u -b 10M -P 2, -P 2 -R,
 // --bidir -P 2, and the matching `iperf3 -s -1`), trailing blanks kept as iperf3 prints them.
 #include <gmock/gmock.h>

@@ -2,7 +2,7 @@
 // iperf3 3.12 on loopback with
 //   iperf3 -s -p <port> -1 &
 //   strace -f -e trace=read,write,recvfrom -xx -s 2000 iperf3 -c 127.0.0.1 -p <port> ...
-// (the cookie in shared/notes/iperf3-wire.md was captured the same way).
+// The bytes are described in docs/iperf3-protocol.md: cookie §2, UDP header §5, parameters §6.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ namespace {
 using ::testing::HasSubstr;
 using namespace hil::iperf3;
 
-// The 137-byte parameter JSON of `iperf3 -c ... -t 1 -P 2 -R -l 64K`, from the notes.
+// The 137-byte parameter JSON of `iperf3 -c ... -t 1 -P 2 -R -l 64K` (docs/iperf3-protocol.md §6).
 constexpr std::string_view captured_tcp_params =
     R"({"tcp":true,"omit":0,"time":1,"num":0,"blockcount":0,"parallel":2,"reverse":true,)"
     R"("len":65536,"pacing_timer":1000,"client_version":"3.12"})";
@@ -83,7 +83,7 @@ TEST(ControlState, NamesAndBytesFollowIperf3) {
 // ---- cookie -----------------------------------------------------------------------------------
 
 TEST(Cookie, CapturedCookiesAreValid) {
-  // write(4, "clhah7as5pod6rkma7kvy6t4dnpi4upcztes\0", 37) from the notes, and our own capture.
+  // write(4, "clhah7as5pod6rkma7kvy6t4dnpi4upcztes\0", 37) (docs/iperf3-protocol.md §2), and ours.
   EXPECT_TRUE(is_valid_cookie(std::string("clhah7as5pod6rkma7kvy6t4dnpi4upcztes\0", 37)));
   EXPECT_TRUE(is_valid_cookie(std::string("47yqsqn65fbvzuh2ookavv2xnflnfxrngyyu\0", 37)));
 }
@@ -227,7 +227,7 @@ TEST(FrameDecoder, TakeBeforeCompleteIsALogicError) {
 // ---- UDP --------------------------------------------------------------------------------------
 
 TEST(UdpHeader, DecodesTheCaptured32BitHeader) {
-  // First datagram of a 3.12 UDP test, from the notes: 350 s, 966357 us (CLOCK_MONOTONIC), seq 1.
+  // First 3.12 UDP datagram (docs/iperf3-protocol.md §5): CLOCK_MONOTONIC 350 s 966357 us, seq 1.
   const std::array<std::uint8_t, 12> wire = {0x00, 0x00, 0x01, 0x5e, 0x00, 0x0e,
                                              0xbe, 0xd5, 0x00, 0x00, 0x00, 0x01};
   const auto h = decode_udp_header(wire, false);
