@@ -6,7 +6,6 @@
 #include "fixtures/attempts.hpp"
 #include "fixtures/link_fixture.hpp"
 #include "hil/measure/latency_histogram.hpp"
-#include "hil/report/workload_report.hpp"
 #include "hil/traffic/icmp_echo.hpp"
 
 namespace {
@@ -31,6 +30,7 @@ TEST_F(IcmpLatency, NoLossAndPercentiles) {
     v.limit = "every request answered";
     v.observed_value = static_cast<double>(r.sent - r.received);
     v.limit_value = 0;
+    v.limit_bound = hil::measure::bound::at_most;
     v.unit = "echo requests unanswered";
     v.pass = r.sent == count && r.received == r.sent;
     if (!v.pass) {
@@ -40,8 +40,7 @@ TEST_F(IcmpLatency, NoLossAndPercentiles) {
                                   "overloaded peer";
     }
     return hil::fixtures::case_outcome{
-        v,
-        {{"latency_us", hil::report::latency_json(s)}, {"latency_cdf", hil::report::cdf_json(h)}},
+        v, hil::record::icmp_latency_figures{r.sent, r.received, hil::record::distribution_of(h)},
         std::nullopt};
   });
 }

@@ -6,7 +6,6 @@
 #include "fixtures/attempts.hpp"
 #include "fixtures/workload_fixture.hpp"
 #include "hil/measure/netperf_checks.hpp"
-#include "hil/report/workload_report.hpp"
 
 namespace {
 
@@ -36,13 +35,10 @@ TEST_F(LatencyUnderLoad, P99WithinLimit) {
     return hil::fixtures::case_outcome{
         hil::measure::check_loaded_latency(idle_s, loaded_s, loaded->load_up_bps,
                                            loaded->load_down_bps, p.latency.loaded_p99_ms),
-        {{"idle_latency_us", hil::report::latency_json(idle_s)},
-         {"loaded_latency_us", hil::report::latency_json(loaded_s)},
-         {"idle_cdf", hil::report::cdf_json(idle->latency)},
-         {"loaded_cdf", hil::report::cdf_json(loaded->latency)},
-         {"load_up_mbps", std::round(loaded->load_up_bps / 1e5) / 10},
-         {"load_down_mbps", std::round(loaded->load_down_bps / 1e5) / 10},
-         {"load_streams", p.latency.load_streams}},
+        hil::record::latency_under_load_figures{
+            hil::record::distribution_of(idle->latency),
+            hil::record::distribution_of(loaded->latency), loaded->load_up_bps / 1e6,
+            loaded->load_down_bps / 1e6, p.latency.load_streams},
         counters()};
   });
   if (!unsupported_reason().empty()) GTEST_SKIP() << unsupported_reason();

@@ -6,14 +6,12 @@
 // stock iperf3.
 #include <fmt/format.h>
 
-#include <cmath>
 #include <iostream>
 
 #include "fixtures/attempts.hpp"
 #include "fixtures/workload_fixture.hpp"
 #include "hil/measure/netperf_checks.hpp"
 #include "hil/measure/traffic_checks.hpp"
-#include "hil/report/workload_report.hpp"
 
 namespace hil::measure {
 // gtest prints a failing case's parameter by its netperf name, not its bytes.
@@ -39,8 +37,6 @@ hil::measure::test_spec stream_spec(workload w, const hil::profile::profile& p) 
   }
   return s;
 }
-
-double round1(double v) { return std::round(v * 10) / 10; }
 
 double minimum_for(workload w, const hil::profile::netperf_config& n) {
   switch (w) {
@@ -69,7 +65,7 @@ TEST_P(NetperfSuite, Iterations) {
   const char* unit = hil::measure::workload_unit(w);
   hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
     std::vector<double> values;
-    nlohmann::json intervals = nlohmann::json::array();
+    std::vector<std::vector<double>> intervals;
     hil::measure::latency_histogram latency;
     for (int i = 1; i <= p.iterations; ++i) {
       double value = 0;
@@ -87,13 +83,7 @@ TEST_P(NetperfSuite, Iterations) {
         const auto r = run_traffic(stream_spec(w, p));
         if (!r) return std::nullopt;
         value = hil::measure::receiver_goodput_bps(*r, w != workload::tcp_maerts) / 1e6;
-        nlohmann::json per_interval = nlohmann::json::array();
-        for (const auto& sample : r->intervals) {
-          double bits = 0;
-          for (const auto& s : sample.streams) bits += s.bits_per_second();
-          per_interval.push_back(round1(bits / 1e6));
-        }
-        intervals.push_back(per_interval);
+        intervals.push_back(hil::measure::interval_mbps(*r));
       }
       values.push_back(value);
       std::cout << fmt::format("{} iteration {}/{}: {:.1f} {}\n", hil::measure::workload_name(w), i,
@@ -108,22 +98,19 @@ TEST_P(NetperfSuite, Iterations) {
           "iterations (run.iterations) or longer ones (netperf_seconds) would narrow it\n",
           p.netperf.confidence_level, stats.ci_width_percent(), p.netperf.confidence_width_percent);
     }
-    nlohmann::json rounded = nlohmann::json::array();
-    for (const double x : values) rounded.push_back(round1(x));
-    nlohmann::json figures{
-        {"test", hil::measure::workload_name(w)},
-        {"unit", unit},
-        {"iterations", rounded},
-        {"average", round1(stats.mean)},
-        {"ci_half_width", round1(stats.ci_half_width)},
-        {"confidence_level", p.netperf.confidence_level},
-        {"ci_width_percent", std::round(stats.ci_width_percent() * 100) / 100},
-        {"confidence_met", stats.confidence_met(p.netperf.confidence_width_percent)}};
+    hil::record::netperf_figures figures;
+    figures.test = hil::measure::workload_name(w);
+    figures.unit = unit;
+    figures.iterations = values;
+    figures.average = stats.mean;
+    figures.ci_half_width = stats.ci_half_width;
+    figures.confidence_level_percent = p.netperf.confidence_level;
+    figures.ci_width_percent = stats.ci_width_percent();
+    figures.confidence_met = stats.confidence_met(p.netperf.confidence_width_percent);
     if (hil::measure::is_request_response(w)) {
-      figures["latency_us"] = hil::report::latency_json(latency.summarize());
-      figures["latency_cdf"] = hil::report::cdf_json(latency);
+      figures.latency = hil::record::distribution_of(latency);
     } else {
-      figures["interval_mbps"] = intervals;
+      figures.interval_mbps = std::move(intervals);
     }
     return hil::fixtures::case_outcome{
         hil::measure::check_netperf_average(w, values, stats, minimum_for(w, p.netperf)), figures,

@@ -4,8 +4,6 @@
 // checks over IPv6 when the profile has IPv6 addresses (UDP payload MTU − 48).
 #include <fmt/format.h>
 
-#include <cmath>
-
 #include "fixtures/attempts.hpp"
 #include "fixtures/mtu_tiers.hpp"
 #include "fixtures/traffic_fixture.hpp"
@@ -20,7 +18,16 @@ hil::measure::test_spec base_spec(const hil::profile::profile& p) {
   return s;
 }
 
-double mbps(double bps) { return std::round(bps / 1e5) / 10; }
+// The figures of the IPv6 TCP case: the DUT transmits one stream.
+hil::record::throughput_figures ipv6_throughput(double goodput_bps,
+                                                const hil::measure::test_result& r) {
+  hil::record::throughput_figures f;
+  f.direction = "dut_transmits";
+  f.ip_version = 6;
+  f.goodput_mbps = goodput_bps / 1e6;
+  f.interval_mbps = hil::measure::interval_mbps(r);
+  return f;
+}
 
 class Bidirectional : public hil::fixtures::traffic_test {};
 
@@ -37,8 +44,13 @@ TEST_F(Bidirectional, BothWaysAtOnce) {
                                                 p.limits.bidir_each_way_mbps);
     v.check = "Bidirectional";
     v.observed = fmt::format("{:.1f} Mbit/s out, {:.1f} Mbit/s in", out / 1e6, in / 1e6);
-    return hil::fixtures::case_outcome{
-        v, {{"out_mbps", mbps(out)}, {"in_mbps", mbps(in)}}, counters()};
+    hil::record::throughput_figures f;
+    f.direction = "both";
+    f.goodput_mbps = (out + in) / 1e6;
+    f.out_mbps = out / 1e6;
+    f.in_mbps = in / 1e6;
+    f.interval_mbps = hil::measure::interval_mbps(*r);
+    return hil::fixtures::case_outcome{v, f, counters()};
   });
 }
 
@@ -55,8 +67,12 @@ TEST_F(ParallelStreams, SummedGoodput) {
     auto v =
         hil::measure::check_tcp_throughput("ParallelStreams", sum, p.limits.parallel_total_mbps);
     v.check = fmt::format("ParallelStreams -P {}", spec.parallel);
-    return hil::fixtures::case_outcome{
-        v, {{"sum_mbps", mbps(sum)}, {"streams", spec.parallel}}, counters()};
+    hil::record::throughput_figures f;
+    f.direction = "dut_transmits";
+    f.streams = static_cast<int>(spec.parallel);
+    f.goodput_mbps = sum / 1e6;
+    f.interval_mbps = hil::measure::interval_mbps(*r);
+    return hil::fixtures::case_outcome{v, f, counters()};
   });
 }
 
@@ -82,8 +98,7 @@ TEST_F(Ipv6TcpThroughput, DutTransmits) {
     const double goodput = hil::measure::receiver_goodput_bps(*r, true);
     return hil::fixtures::case_outcome{
         hil::measure::check_tcp_throughput("DutTransmits IPv6", goodput, limit),
-        {{"goodput_mbps", mbps(goodput)}},
-        counters()};
+        ipv6_throughput(goodput, *r), counters()};
   });
 }
 

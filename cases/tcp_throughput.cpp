@@ -2,8 +2,6 @@
 // at least the profile's limit (procedure: transmit 940, receive 870 Mbit/s; docs/checks.md says
 // why), intervals printed live; and "Retr does not grow significantly": retransmits per interval
 // within the profile's limit.
-#include <cmath>
-
 #include "fixtures/attempts.hpp"
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/measure/traffic_checks.hpp"
@@ -36,17 +34,14 @@ TEST_P(TcpThroughput, MeetsLimit) {
     const double goodput = hil::measure::receiver_goodput_bps(*r, transmits);
     const double limit =
         transmits ? p.limits.tcp_dut_transmits_mbps : p.limits.tcp_dut_receives_mbps;
-    nlohmann::json per_interval = nlohmann::json::array();
-    for (const auto& i : r->intervals) {
-      double bits = 0;
-      for (const auto& s : i.streams) bits += s.bits_per_second();
-      per_interval.push_back(std::round(bits / 1e5) / 10);
-    }
+    hil::record::throughput_figures f;
+    f.direction = transmits ? "dut_transmits" : "dut_receives";
+    f.goodput_mbps = goodput / 1e6;
+    f.interval_mbps = hil::measure::interval_mbps(*r);
     return hil::fixtures::case_outcome{
         hil::measure::check_tcp_throughput(transmits ? "DutTransmits" : "DutReceives", goodput,
                                            limit),
-        {{"goodput_mbps", std::round(goodput / 1e5) / 10}, {"interval_mbps", per_interval}},
-        counters()};
+        f, counters()};
   });
 }
 
@@ -67,8 +62,7 @@ TEST_F(TcpRetransmits, WithinLimitPerInterval) {
     const auto per_interval = hil::measure::retransmits_per_interval(*r);
     return hil::fixtures::case_outcome{
         hil::measure::check_retransmits(per_interval, p.limits.tcp_retransmits_per_interval),
-        {{"retransmits_per_interval", per_interval}},
-        counters()};
+        hil::record::retransmit_figures{per_interval}, counters()};
   });
 }
 

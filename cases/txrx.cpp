@@ -5,7 +5,6 @@
 // simulated bench or ssh. The case names keep "Seed002", which CI history and filters match.
 #include <fmt/format.h>
 
-#include <cmath>
 #include <future>
 #include <thread>
 
@@ -29,6 +28,21 @@ struct txrx_case {
 void PrintTo(const txrx_case& c, std::ostream* os) {
   *os << (c.proto == protocol::udp ? "UDP" : "TCP")
       << (c.dut_is_server ? " Rx/Server" : " Tx/Client");
+}
+
+// The figures of a Tx/Rx case: the datagrams counted at both ends for UDP (at the DUT's mtu),
+// the receiver's goodput for TCP.
+hil::record::figures txrx_figures(const txrx_case& c, const hil::measure::test_result& r, int mtu) {
+  const bool dut_sends = !c.dut_is_server;
+  if (c.proto == protocol::udp) {
+    return hil::fixtures::udp_tier_of(mtu, 4, r.spec.effective_block_len(), r.streams.at(0));
+  }
+  hil::record::throughput_figures f;
+  f.direction = dut_sends ? "dut_transmits" : "dut_receives";
+  f.dut_role = c.dut_is_server ? "server" : "client";
+  f.goodput_mbps = hil::measure::receiver_goodput_bps(r, dut_sends) / 1e6;
+  f.interval_mbps = hil::measure::interval_mbps(r);
+  return f;
 }
 
 class TxRx : public hil::fixtures::traffic_test, public ::testing::WithParamInterface<txrx_case> {
@@ -100,10 +114,7 @@ TEST_P(TxRx, Seed002) {
           dut_sends ? p.limits.tcp_dut_transmits_mbps : p.limits.tcp_dut_receives_mbps);
     }
     v.check = std::string(c.proto == protocol::udp ? "UdpTxRx " : "TcpTxRx ") + v.check;
-    const double goodput = hil::measure::receiver_goodput_bps(*r, dut_sends);
-    return hil::fixtures::case_outcome{v,
-                                       {{"goodput_mbps", std::round(goodput / 1e5) / 10},
-                                        {"dut_role", c.dut_is_server ? "server" : "client"}},
+    return hil::fixtures::case_outcome{v, txrx_figures(c, *r, ctx().link.mtu(ifname())),
                                        std::nullopt};
   });
 }

@@ -53,8 +53,11 @@ TEST_F(DatagramCounts, NearIdealAndFallingAcrossTiers) {
       counts.push_back({mtu, spec.block_len, r->streams.at(0).sender.packets});
     }
     const double seconds = static_cast<double>(p.durations().udp_seconds);
-    nlohmann::json figures;
-    for (const auto& c : counts) figures["datagrams_mtu" + std::to_string(c.mtu)] = c.datagrams;
+    hil::record::datagram_count_figures figures{static_cast<double>(seed_rate) / 1e6, seconds, {}};
+    for (const auto& c : counts) {
+      figures.tiers.push_back({c.mtu, c.payload, c.datagrams,
+                               hil::measure::ideal_datagrams(seed_rate, seconds, c.payload)});
+    }
     return hil::fixtures::case_outcome{
         hil::measure::check_datagram_counts(counts, seed_rate, seconds,
                                             p.limits.datagram_count_tolerance_percent),

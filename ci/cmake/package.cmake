@@ -53,6 +53,8 @@ profiles in /usr/share/hilperf/boards.")
     add_test(NAME unit.package.deb
              COMMAND ${PROJECT_SOURCE_DIR}/ci/check-package ${PROJECT_BINARY_DIR} ${CMAKE_COMMAND}
                      ${CMAKE_CPACK_COMMAND} ${PROJECT_VERSION})
-    set_tests_properties(unit.package.deb PROPERTIES LABELS unit TIMEOUT 300)
+    # RESOURCE_LOCK: cpack builds `preinstall` in this build tree, as the lint.layers probes do.
+    set_tests_properties(unit.package.deb PROPERTIES LABELS unit TIMEOUT 300
+                         RESOURCE_LOCK hil_build_tree)
   endif()
 endif()

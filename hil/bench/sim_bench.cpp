@@ -1,6 +1,7 @@
 #include "hil/bench/sim_bench.hpp"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <sstream>
 
@@ -64,6 +65,18 @@ void kill_processes_in(const std::string& ns) {
 }
 
 }  // namespace
+
+sim_layout private_layout(const std::string& tag, const std::string& dut_interface) {
+  const std::string name = "hilperf-" + tag + std::to_string(::getpid());
+  sim_layout l;
+  l.dut_netns = name + "-dut";
+  l.peer_netns = name + "-peer";
+  l.dut_interface = dut_interface;
+  l.peer_interface = "pc0";
+  l.dut_ipv4 = "198.18.0.10/24";
+  l.peer_ipv4 = "198.18.0.195/24";
+  return l;
+}
 
 sim_layout layout_of(const profile::profile& p) {
   if (p.peer.mode != profile::peer_mode::sim) {

@@ -36,6 +36,12 @@ struct sim_layout {
 // The layout a sim-mode profile describes. Throws std::invalid_argument for other modes.
 sim_layout layout_of(const profile::profile& p);
 
+// A bench of this process's own, for the project's tests and benchmarks: namespaces
+// hilperf-<tag><pid>-dut and -peer (never the suite's bench, nor another process's), the DUT end
+// dut_interface, the peer end pc0, 198.18.0.10/24 and 198.18.0.195/24 (the benchmarking range).
+// Unshaped, no IPv6, peer MTU 1500: the caller sets what it needs beyond that.
+sim_layout private_layout(const std::string& tag, const std::string& dut_interface);
+
 enum class up_result { created, already_up };
 
 // Creates the bench, or re-applies shaping and the peer MTU when it is already complete (a partial

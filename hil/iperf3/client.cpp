@@ -10,6 +10,7 @@
 #include "hil/iperf3/control_channel.hpp"
 #include "hil/iperf3/control_connect.hpp"
 #include "hil/iperf3/exchange.hpp"
+#include "hil/iperf3/framing.hpp"
 #include "hil/iperf3/params.hpp"
 #include "hil/iperf3/streams.hpp"
 #include "hil/traffic/test_run.hpp"
@@ -46,24 +47,9 @@ class client_session {
   awaitable<measure::test_result> run() {
     started_ = std::chrono::system_clock::now();
     // A server still busy with its last test: retry briefly (control_connect.hpp).
-    const auto give_up = clock::now() + o_.busy_retry;
-    const connect_settings how = settings();
-    for (;;) {
-      control_channel ctl(co_await connect_control(how, to_, o_.spec),
-                          fmt::format("{}:{}", o_.host, o_.port));
-      try {
-        co_return co_await exchange(ctl);
-      } catch (const std::system_error& e) {
-        abandon(ctl);
-        if (!server_still_busy(e, answered_) || clock::now() >= give_up) throw;
-      } catch (...) {
-        abandon(ctl);
-        throw;
-      }
-      done_ = false;
-      answered_ = false;
-      co_await busy_retry_pause();
-    }
+    co_return co_await with_busy_retry<measure::test_result>(
+        settings(), to_, o_.spec, o_.busy_retry, st_,
+        [this](control_channel& ctl) { return exchange(ctl); });
   }
 
  private:
@@ -77,7 +63,7 @@ class client_session {
     exchange_results remote;
     for (;;) {
       const state s = co_await ctl.read_state(o_.control_timeout);
-      answered_ = true;
+      st_.answered = true;
       switch (s) {
         case state::param_exchange:
           co_await ctl.write_frame(encode_params(o_.spec));
@@ -92,11 +78,11 @@ class client_session {
           break;
         case state::exchange_results:
           run_.finish();
-          co_await ctl.write_frame(encode_results(run_.local_results()));
+          co_await ctl.write_frame(encode_results(to_exchange(run_.local_totals())));
           remote = decode_results(co_await ctl.read_frame(max_results_json, o_.control_timeout));
           break;
         case state::display_results:
-          done_ = true;
+          st_.done = true;
           co_await ctl.write_state(state::iperf_done);
           ctl.close();
           co_return result(remote, ctl);
@@ -106,15 +92,9 @@ class client_session {
     }
   }
 
-  // Whatever went wrong after connecting, a stock server must not stay busy with us.
-  void abandon(control_channel& ctl) {
-    if (!done_) ctl.send_state_best_effort(state::client_terminate);
-    ctl.close();
-  }
-
   // Turns a state that ends the test early into its error.
   awaitable<void> fail_on(state s, control_channel& ctl) {
-    if (server_gave_up(s)) done_ = true;  // e.g. a busy server never accepted us
+    if (server_gave_up(s)) st_.done = true;  // e.g. a busy server never accepted us
     co_await throw_for_state(ctl, s, o_.control_timeout);
   }
 
@@ -196,7 +176,7 @@ class client_session {
   }
 
   measure::test_result result(const exchange_results& remote, control_channel& ctl) const {
-    measure::test_result r = run_.result(remote);
+    measure::test_result r = run_.result(from_exchange(remote));
     r.is_client = true;
     r.remote_host = o_.host;
     r.remote_port = o_.port;
@@ -208,7 +188,7 @@ class client_session {
       r.sndbuf_actual = traffic::socket_buffer(run_.flows().front()->fd(), true);
       r.rcvbuf_actual = traffic::socket_buffer(run_.flows().front()->fd(), false);
     }
-    const std::string local = run_.local_results().congestion_used;
+    const std::string local = run_.local_totals().congestion;
     const bool we_send = !o_.spec.reverse;
     r.sender_congestion = we_send ? local : remote.congestion_used;
     r.receiver_congestion = we_send ? remote.congestion_used : local;
@@ -221,8 +201,7 @@ class client_session {
   std::string cookie_;  // 36 characters + NUL, as sent
   std::vector<measure::stream_endpoint> connected_;
   std::chrono::system_clock::time_point started_;
-  bool done_ = false;      // the server no longer expects anything from us
-  bool answered_ = false;  // the server sent its first state on this connection
+  attempt_state st_;  // of the current attempt (control_connect.hpp)
 };
 
 }  // namespace
@@ -230,15 +209,7 @@ class client_session {
 measure::test_result run_client(const client_options& options) {
   asio::io_context io;
   client_session session(options, resolve_peer(options.host, options.port));
-  std::optional<measure::test_result> result;
-  std::exception_ptr error;
-  asio::co_spawn(io, session.run(), [&](std::exception_ptr e, measure::test_result r) {
-    error = e;
-    if (!e) result = std::move(r);
-  });
-  io.run();
-  if (error) std::rethrow_exception(error);
-  return std::move(*result);
+  return run_to_end(io, session.run());
 }
 
 }  // namespace hil::iperf3

@@ -76,6 +76,11 @@ bool server_still_busy(const std::system_error& e, bool answered) {
          (e.code() == asio::error::connection_reset && !answered);
 }
 
+void abandon(control_channel& ctl, const attempt_state& st) {
+  if (!st.done) ctl.send_state_best_effort(state::client_terminate);
+  ctl.close();
+}
+
 asio::awaitable<void> busy_retry_pause() {
   asio::steady_timer pause(co_await asio::this_coro::executor, 100ms);
   co_await pause.async_wait(use_awaitable);

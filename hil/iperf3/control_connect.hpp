@@ -7,9 +7,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <exception>
+#include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
 
+#include "hil/iperf3/control_channel.hpp"
 #include "hil/measure/test_spec.hpp"
 
 namespace hil::iperf3 {
@@ -42,5 +46,59 @@ bool server_still_busy(const std::system_error& e, bool answered);
 
 // The pause between busy retries (100 ms).
 asio::awaitable<void> busy_retry_pause();
+
+// What one attempt on a control connection has seen, for the retry loop below.
+struct attempt_state {
+  bool done = false;      // the server no longer expects anything from us
+  bool answered = false;  // the server sent its first state on this connection
+};
+
+// Tells the server CLIENT_TERMINATE unless it expects nothing more from us (st.done), so a stock
+// server never stays busy with an attempt that ended early; then closes.
+void abandon(control_channel& ctl, const attempt_state& st);
+
+// Runs a client's session coroutine on io until it ends: its result, or its exception rethrown.
+// The session the task belongs to must outlive the call.
+template <typename T>
+T run_to_end(asio::io_context& io, asio::awaitable<T> task) {
+  std::optional<T> result;
+  std::exception_ptr error;
+  asio::co_spawn(io, std::move(task), [&](std::exception_ptr e, T r) {
+    error = e;
+    if (!e) result = std::move(r);
+  });
+  io.run();
+  if (error) std::rethrow_exception(error);
+  return std::move(*result);
+}
+
+// The one connect, attempt, abandon, busy-retry loop of every client: connects (connect_control),
+// runs attempt(ctl) and returns its result; when the attempt fails, abandons the connection and
+// tries again while the server was still busy with its last test (server_still_busy) and
+// busy_retry has not passed, else rethrows. st is reset before each new attempt.
+template <typename T, typename Attempt>
+asio::awaitable<T> with_busy_retry(connect_settings how, asio::ip::tcp::endpoint to,
+                                   const measure::test_spec& bind,
+                                   std::chrono::milliseconds busy_retry, attempt_state& st,
+                                   Attempt attempt) {
+  const auto give_up = std::chrono::steady_clock::now() + busy_retry;
+  for (;;) {
+    control_channel ctl(co_await connect_control(how, to, bind),
+                        how.host + ":" + std::to_string(how.port));
+    try {
+      co_return co_await attempt(ctl);
+    } catch (const std::system_error& e) {
+      abandon(ctl, st);
+      if (!server_still_busy(e, st.answered) || std::chrono::steady_clock::now() >= give_up) {
+        throw;
+      }
+    } catch (...) {
+      abandon(ctl, st);
+      throw;
+    }
+    st = {};
+    co_await busy_retry_pause();
+  }
+}
 
 }  // namespace hil::iperf3

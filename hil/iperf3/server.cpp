@@ -8,6 +8,7 @@
 #include "hil/iperf3/control_channel.hpp"
 #include "hil/iperf3/exchange.hpp"
 #include "hil/iperf3/extension.hpp"
+#include "hil/iperf3/framing.hpp"
 #include "hil/iperf3/params.hpp"
 #include "hil/iperf3/streams.hpp"
 #include "hil/sys/port_owner.hpp"
@@ -233,7 +234,7 @@ awaitable<void> session::run() {
   co_await ctl_.write_state(state::exchange_results);
   const auto client =
       decode_results(co_await ctl_.read_frame(max_results_json, srv_.o.control_timeout));
-  co_await ctl_.write_frame(encode_results(run.local_results()));
+  co_await ctl_.write_frame(encode_results(to_exchange(run.local_totals())));
   co_await ctl_.write_state(state::display_results);
   finishing_ = true;
   try {
@@ -241,7 +242,7 @@ awaitable<void> session::run() {
   } catch (const std::system_error&) {
   }
   ctl_.close();
-  measure::test_result r = run.result(client);
+  measure::test_result r = run.result(from_exchange(client));
   r.is_client = false;
   ++srv_.completed;
   srv_.log(fmt::format("test {} from {}: {}", srv_.completed, ctl_.peer(), summary(r)));
@@ -349,7 +350,8 @@ awaitable<void> session::run_extension(const extension_request& request) {
     local = asio::ip::make_address_v4(asio::ip::v4_mapped, local.to_v6());
   }
   traffic::rr_responder responder(
-      traffic::socket_address::parse(local.to_string(), srv_.o.data_port), request.spec);
+      traffic::socket_address::parse(local.to_string(), srv_.o.data_port), request.spec,
+      extension_hello());
   responder.start();
   co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{extension_accept});
   co_await ctl_.write_frame(

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "hil/iperf3/control_channel.hpp"
+#include "hil/iperf3/framing.hpp"
 #include "hil/iperf3/wire.hpp"
 #include "hil/traffic/socket_options.hpp"
 
@@ -115,7 +116,7 @@ traffic::flow_config flow_config_for(const measure::test_spec& spec, int id,
   const auto streams = static_cast<std::uint64_t>(std::max(spec.parallel, 1));
   c.byte_limit = spec.bytes == 0 ? 0 : (spec.bytes + streams - 1) / streams;
   c.block_limit = spec.blocks == 0 ? 0 : (spec.blocks + streams - 1) / streams;
-  c.counters_64bit = spec.udp_counters_64bit;
+  if (spec.proto == measure::protocol::udp) c.datagrams = udp_datagrams(spec.udp_counters_64bit);
   c.payload_seed = std::random_device{}();
   return c;
 }

@@ -7,6 +7,7 @@
 #include "hil/iperf3/control_channel.hpp"
 #include "hil/iperf3/control_connect.hpp"
 #include "hil/iperf3/extension.hpp"
+#include "hil/iperf3/framing.hpp"
 #include "hil/traffic/rr_engine.hpp"
 
 namespace hil::iperf3 {
@@ -30,47 +31,26 @@ class workload_session {
     bind.bind_device = o_.spec.bind_device;
     const connect_settings how{o_.host, o_.port, o_.connect_timeout, o_.refused_retry};
     // A server still busy with its last test: retry briefly (control_connect.hpp).
-    const auto give_up = clock::now() + o_.busy_retry;
-    for (;;) {
-      control_channel ctl(co_await connect_control(how, to_, bind),
-                          fmt::format("{}:{}", o_.host, o_.port));
-      try {
-        co_return co_await exchange(ctl);
-      } catch (const std::system_error& e) {
-        abandon(ctl);
-        if (!server_still_busy(e, answered_) || clock::now() >= give_up) throw;
-      } catch (...) {
-        abandon(ctl);
-        throw;
-      }
-      done_ = false;
-      answered_ = false;
-      co_await busy_retry_pause();
-    }
+    co_return co_await with_busy_retry<measure::rr_result>(
+        how, to_, bind, o_.busy_retry, st_, [this](control_channel& ctl) { return exchange(ctl); });
   }
 
  private:
-  // Whatever went wrong after connecting, the peer must not stay busy with us.
-  void abandon(control_channel& ctl) {
-    if (!done_) ctl.send_state_best_effort(state::client_terminate);
-    ctl.close();
-  }
-
   awaitable<measure::rr_result> exchange(control_channel& ctl) {
     co_await ctl.write_bytes(
         std::span(reinterpret_cast<const std::uint8_t*>(cookie_.data()), cookie_.size()));
     co_await expect(ctl, state::param_exchange);
-    answered_ = true;
+    st_.answered = true;
     co_await ctl.write_frame(encode_request_params(o_.spec));
     const data_ports ports = co_await negotiate(ctl);
     // The workload itself blocks this thread: nothing else runs on the control connection
     // meanwhile, and every data-plane wait is bounded by spec.response_timeout.
-    measure::rr_result r = traffic::run_rr(o_.spec, ports.tcp, ports.udp);
+    measure::rr_result r = traffic::run_rr(o_.spec, ports.tcp, ports.udp, *extension_hello());
     co_await ctl.write_state(state::test_end);
     co_await expect(ctl, state::exchange_results);
     const auto remote =
         decode_ext_results(co_await ctl.read_frame(max_results_json, o_.control_timeout));
-    done_ = true;
+    st_.done = true;
     co_await ctl.write_state(state::iperf_done);
     ctl.close();
     r.peer_transactions = remote.transactions;
@@ -90,14 +70,14 @@ class workload_session {
     }
     if (byte[0] == extension_refuse) {
       const auto why = decode_refuse(co_await ctl.read_frame(max_param_json, o_.control_timeout));
-      done_ = true;
+      st_.done = true;
       throw extension_unsupported(fmt::format("{} refused {}: {}", ctl.peer(), what, why));
     }
     if (byte[0] == state_to_byte(state::create_streams)) {
       // A stock iperf3 server took the request for a plain TCP test: release it, and wait for it
       // to close the connection so its next client finds it listening again.
       ctl.send_state_best_effort(state::client_terminate);
-      done_ = true;
+      st_.done = true;
       try {
         (void)co_await ctl.read_state(std::chrono::seconds(2));
       } catch (const std::system_error&) {
@@ -127,15 +107,14 @@ class workload_session {
           std::make_error_code(std::errc::protocol_error),
           fmt::format("unexpected control byte 0x{:02x} from {}", byte, ctl.peer()));
     }
-    if (server_gave_up(*s)) done_ = true;
+    if (server_gave_up(*s)) st_.done = true;
     co_await throw_for_state(ctl, *s, o_.control_timeout);
   }
 
   const workload_options& o_;
   tcp::endpoint to_;
   std::string cookie_;
-  bool done_ = false;      // the peer no longer expects anything from us
-  bool answered_ = false;  // the peer sent its first state on this connection
+  attempt_state st_;  // of the current attempt (control_connect.hpp)
 };
 
 }  // namespace
@@ -147,15 +126,7 @@ measure::rr_result run_workload(const workload_options& options) {
   }
   asio::io_context io;
   workload_session session(options, resolve_peer(options.host, options.port));
-  std::optional<measure::rr_result> result;
-  std::exception_ptr error;
-  asio::co_spawn(io, session.run(), [&](std::exception_ptr e, measure::rr_result r) {
-    error = e;
-    if (!e) result = std::move(r);
-  });
-  io.run();
-  if (error) std::rethrow_exception(error);
-  return std::move(*result);
+  return run_to_end(io, session.run());
 }
 
 }  // namespace hil::iperf3

@@ -29,7 +29,7 @@ verdict final_verdict(const std::vector<attempt>& attempts) {
     }
     v.cause = fmt::format(
         "the bench was busy during every attempt ({}): the figure may be the machine's load, not "
-        "the link (seed 000: no other high-load tasks during testing); the check's own "
+        "the link (the test procedure: no other high-load tasks during testing); the check's own "
         "explanation: {}",
         busy, v.cause.empty() ? "none" : v.cause);
   }

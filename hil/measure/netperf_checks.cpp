@@ -12,7 +12,8 @@ std::string likely_cause(workload w) {
     case workload::tcp_stream:
     case workload::tcp_maerts:
       return "the link runs below its rate: speed/duplex negotiated lower, a rate limit on the "
-             "path, or a CPU-bound board (a debug kernel halves it: seed 003's \"MMU kernel with "
+             "path, or a CPU-bound board (a debug kernel halves it: procedure 003's \"MMU kernel "
+             "with "
              "kernel debug option\" rows)";
     case workload::udp_stream:
       return "datagrams dropped before the peer: a CPU-bound sender or receiver, small socket "
@@ -41,6 +42,7 @@ verdict check_netperf_average(workload w, std::span<const double> iterations,
                         : "every iteration > 0 (no minimum average set in the profile)";
   v.observed_value = stats.mean;
   if (minimum > 0) v.limit_value = minimum;
+  v.limit_bound = bound::at_least;
   v.unit = unit;
   const auto zero =
       std::find_if(iterations.begin(), iterations.end(), [](double x) { return !(x > 0); });
@@ -49,7 +51,7 @@ verdict check_netperf_average(workload w, std::span<const double> iterations,
     v.cause = iterations.empty()
                   ? std::string("no iteration ran")
                   : fmt::format(
-                        "iteration {} measured nothing (seed 003 records such a test as "
+                        "iteration {} measured nothing (procedure 003 records such a test as "
                         "\"failed\"): {}",
                         zero - iterations.begin() + 1, likely_cause(w));
     return v;
@@ -70,6 +72,7 @@ verdict check_loaded_latency(const latency_summary& idle, const latency_summary&
   v.limit = fmt::format("p99 <= {:.2f} ms while the link is saturated both ways", limit_ms);
   v.observed_value = loaded.p99_us / 1000;
   v.limit_value = limit_ms;
+  v.limit_bound = bound::at_most;
   v.unit = "ms";
   if (loaded.count == 0 || idle.count == 0) {
     v.pass = false;

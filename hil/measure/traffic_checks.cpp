@@ -20,6 +20,7 @@ verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result&
   v.limit = "0 lost, highest sequence == sent";
   v.observed_value = static_cast<double>(lost);
   v.limit_value = 0;
+  v.limit_bound = bound::at_most;
   v.unit = "datagrams";
   v.pass = sent > 0 && s.receiver.errors == 0 && highest == sent;
   if (v.pass) return v;
@@ -29,7 +30,7 @@ verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result&
     v.cause = fmt::format(
         "the peer received no {}-byte IP packet at MTU {}: its NIC may not accept "
         "frames that large — check the peer's MTU and jumbo-frame support "
-        "(seed 000: a PC NIC at MTU 1500 shows 100% loss)",
+        "(the test procedure: a PC NIC at MTU 1500 shows 100% loss)",
         mtu, mtu);
   } else if (evidence != nullptr && !evidence->dut_errors.empty()) {
     v.cause = fmt::format(
@@ -45,7 +46,8 @@ verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result&
     v.cause = fmt::format(
         "every datagram left the DUT (tx_packets +{} for {} sent, no errors), so they were lost "
         "beyond it: most likely in the peer's UDP receive buffer ({}; on a Linux PC raise "
-        "net.core.rmem_max, seed common issue 3), else the switch or cable (check the PC's "
+        "net.core.rmem_max, the procedure's common issue 3), else the switch or cable (check the "
+        "PC's "
         "interface counters)",
         *evidence->dut_tx_packets, sent,
         evidence->stock_peer ? fmt::format("a stock iperf3 server, asked for {} bytes as -w does",
@@ -70,7 +72,7 @@ verdict check_datagram_counts(const std::vector<tier_count>& tiers, std::uint64_
   std::string cause;
   for (std::size_t i = 0; i < tiers.size(); ++i) {
     const auto& t = tiers[i];
-    const double ideal = static_cast<double>(bits_per_second) * seconds / (8.0 * t.payload);
+    const double ideal = ideal_datagrams(bits_per_second, seconds, t.payload);
     const double off = (static_cast<double>(t.datagrams) / ideal - 1.0) * 100.0;
     observed += fmt::format("{}mtu{}: {} (ideal {:.0f}, {:+.2f}%)", i == 0 ? "" : "; ", t.mtu,
                             t.datagrams, ideal, off);
@@ -80,7 +82,7 @@ verdict check_datagram_counts(const std::vector<tier_count>& tiers, std::uint64_
                              std::max<double>(1.0, static_cast<double>(t.datagrams));
       cause += fmt::format(
           "{}mtu{} sent {} datagrams, as if the payload were {:.0f} bytes instead "
-          "of {} (wrong -l for the tier? seed 000: each tier must use MTU − 28)",
+          "of {} (wrong -l for the tier? each tier must use MTU − 28)",
           cause.empty() ? "" : "; ", t.mtu, t.datagrams, implied, t.payload);
     }
     if (i > 0 && t.datagrams >= tiers[i - 1].datagrams) {
@@ -101,6 +103,7 @@ verdict check_tcp_throughput(const char* direction, double goodput_bps, double l
   v.limit = fmt::format(">= {:.1f} Mbit/s", limit_mbps);
   v.observed_value = goodput_bps / 1e6;
   v.limit_value = limit_mbps;
+  v.limit_bound = bound::at_least;
   v.unit = "Mbit/s";
   v.pass = goodput_bps / 1e6 >= limit_mbps;
   if (!v.pass) {
@@ -124,6 +127,7 @@ verdict check_retransmits(const std::vector<std::int64_t>& per_interval, std::in
   v.limit = fmt::format("<= {} per interval (thresholds.tcp_retransmits_per_interval)", limit);
   v.observed_value = static_cast<double>(worst);
   v.limit_value = static_cast<double>(limit);
+  v.limit_bound = bound::at_most;
   v.unit = "retransmits per interval";
   v.pass = !per_interval.empty() && worst >= 0 && worst <= limit;
   if (!v.pass) {
@@ -143,6 +147,20 @@ double receiver_goodput_bps(const test_result& r, bool local_sends) {
     seconds = std::max(seconds, s.receiver.seconds);
   }
   return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
+}
+
+double ideal_datagrams(std::uint64_t bits_per_second, double seconds, std::uint32_t payload) {
+  return static_cast<double>(bits_per_second) * seconds / (8.0 * payload);
+}
+
+std::vector<double> interval_mbps(const test_result& r) {
+  std::vector<double> out;
+  for (const auto& interval : r.intervals) {
+    double bits = 0;
+    for (const auto& s : interval.streams) bits += s.bits_per_second();
+    out.push_back(bits / 1e6);
+  }
+  return out;
 }
 
 std::vector<std::int64_t> retransmits_per_interval(const test_result& r) {

@@ -51,6 +51,13 @@ verdict check_retransmits(const std::vector<std::int64_t>& per_interval, std::in
 // Receiver-side goodput of a result in bits/s: payload bytes received over the receivers' time.
 double receiver_goodput_bps(const test_result& r, bool local_sends);
 
+// Datagrams a paced sender sends of payload bytes each at bits_per_second for seconds:
+// rate·t/(8·payload), the procedure's ideal (docs/checks.md).
+double ideal_datagrams(std::uint64_t bits_per_second, double seconds, std::uint32_t payload);
+
+// Throughput per reporting interval in Mbit/s, summed over the streams (as the intervals print it).
+std::vector<double> interval_mbps(const test_result& r);
+
 // Retransmits per interval from the local TCP senders, summed over streams.
 std::vector<std::int64_t> retransmits_per_interval(const test_result& r);
 

@@ -9,6 +9,13 @@
 
 namespace hil::measure {
 
+// Which side of a verdict's limit_value passes.
+enum class bound {
+  none,      // no numeric limit (a composite check, or one judged in words)
+  at_least,  // observed_value >= limit_value (goodput, transactions per second)
+  at_most,   // observed_value <= limit_value (datagrams lost, retransmits, a p99)
+};
+
 struct verdict {
   bool pass = false;
   std::string check;     // the documented check, e.g. "LinkSpeed"
@@ -19,7 +26,8 @@ struct verdict {
   // datagrams lost, a p99): what reports and trend charts compare. Absent for composite checks.
   std::optional<double> observed_value;
   std::optional<double> limit_value;
-  std::string unit;  // e.g. "Mbit/s", "datagrams", "ms"; empty with no figure
+  std::string unit;                 // e.g. "Mbit/s", "datagrams", "ms"; empty with no figure
+  bound limit_bound = bound::none;  // which side of limit_value passes
 
   // One line for assertion messages and logs:
   // "LinkSpeed: measured 100 Mb/s, limit == 1000 Mb/s — likely cause: …"

@@ -3,9 +3,9 @@
 //
 //   farm.toml ── load_farm ──> farm { id → board profile }
 //     [boards.hp0]                 │
-//     profile = "../boards/a.toml" ├─ resource_spec_json ──> resources.json (CTest's resource spec,
-//     [boards.hp1]                 │                          one "boards" resource per board, 1
-//     slot) profile = "../boards/b.toml" │
+//     profile = "../boards/a.toml" ├─ resource_spec_json ──> resources.json (CTest's resource
+//     [boards.hp1]                 │    spec: one "boards" resource per board, 1 slot)
+//     profile = "../boards/b.toml" │
 //                                  │   ctest -j N --resource-spec-file resources.json
 //                                  │     each hil case: RESOURCE_GROUPS boards:1, so CTest hands it
 //                                  │     CTEST_RESOURCE_GROUP_0_BOARDS=id:hp1,slots:1

@@ -32,7 +32,7 @@ std::vector<std::string> parse_gtest_listing(std::string_view text) {
 }
 
 std::vector<std::string> missing_cases(const std::vector<std::string>& expected,
-                                       const std::vector<result_record>& records,
+                                       const std::vector<record::case_record>& records,
                                        std::int64_t since_ms) {
   std::set<std::string> seen;
   for (const auto& r : records) {

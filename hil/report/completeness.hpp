@@ -22,7 +22,7 @@ std::vector<std::string> parse_gtest_listing(std::string_view text);
 // The expected cases without a record recorded at or after since_ms (ms since the epoch; 0 takes
 // every record), in listing order.
 std::vector<std::string> missing_cases(const std::vector<std::string>& expected,
-                                       const std::vector<result_record>& records,
+                                       const std::vector<record::case_record>& records,
                                        std::int64_t since_ms);
 
 }  // namespace hil::report

@@ -10,25 +10,13 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "hil/record/headline.hpp"
 
 namespace hil::report {
 namespace fs = std::filesystem;
 namespace {
-
-// A figure that may be recorded as a number or as preformatted text ("941.2").
-std::optional<double> number(const nlohmann::json& figures, const char* key) {
-  const auto it = figures.find(key);
-  if (it == figures.end()) return std::nullopt;
-  if (it->is_number()) return it->get<double>();
-  if (it->is_string()) {
-    try {
-      return std::stod(it->get<std::string>());
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -38,26 +26,13 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-std::vector<metric_value> run_metrics(const std::vector<result_record>& records) {
+std::vector<metric_value> run_metrics(const std::vector<record::case_record>& records) {
   std::vector<metric_value> out;
   double extra_attempts = 0;
   for (const auto& r : records) {
-    extra_attempts += r.attempts > 1 ? r.attempts - 1 : 0;
-    const auto& f = r.figures;
-    for (const char* key : {"goodput_mbps", "sum_mbps", "out_mbps", "in_mbps"}) {
-      if (const auto v = number(f, key)) {
-        const std::string what = std::string(key).substr(0, std::string(key).size() - 5);
-        out.push_back({r.case_name + " " + what, "Mbit/s", *v, true});
-      }
-    }
-    if (const auto avg = number(f, "average"); avg && f.contains("test")) {
-      out.push_back({"NetperfSuite " + f.value("test", std::string("?")) + " average",
-                     f.value("unit", std::string()), *avg, true});
-    }
-    if (const auto it = f.find("loaded_latency_us"); it != f.end() && it->is_object()) {
-      if (const auto p99 = number(*it, "p99")) {
-        out.push_back({r.case_name + " loaded p99", "us", *p99, false});
-      }
+    extra_attempts += r.attempt_count() > 1 ? r.attempt_count() - 1 : 0;
+    for (auto& h : record::headline_figures(r)) {
+      out.push_back({std::move(h.name), std::move(h.unit), h.value, h.higher_is_better});
     }
   }
   if (!records.empty()) out.push_back({"extra attempts", "attempts", extra_attempts, false, false});
@@ -79,7 +54,8 @@ void store_run(const fs::path& dir, const std::string& id, const fs::path& resul
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_object()) throw results_format_error(results.string(), number, "not a JSON object");
+    if (!j.is_object())
+      throw record::results_format_error(results.string(), number, "not a JSON object");
     if (j.value("board", std::string()) == board) out << line << '\n';
   }
   out.close();
@@ -96,7 +72,8 @@ std::vector<history_run> load_history(const fs::path& dir, std::size_t count) {
   std::sort(files.begin(), files.end());
   if (files.size() > count) files.erase(files.begin(), files.end() - static_cast<long>(count));
   std::vector<history_run> runs;
-  for (const auto& f : files) runs.push_back({f.stem().string(), run_metrics(read_results(f))});
+  for (const auto& f : files)
+    runs.push_back({f.stem().string(), run_metrics(record::read_records(f))});
   return runs;
 }
 

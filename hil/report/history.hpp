@@ -29,12 +29,13 @@ struct metric_value {
   bool judged = true;  // false: shown in the table and the trend, never a regression
 };
 
-// The headline metrics of a run's records: goodput_mbps/sum_mbps/out_mbps/in_mbps (higher is
-// better), NetperfSuite averages (higher), LatencyUnderLoad's loaded p99 (lower). Records without
-// them contribute nothing. Plus "extra attempts": the measurements beyond the first that the run's
-// cases took on a disturbed bench (docs/quiet-bench.md), so a board or runner that needs them
-// shows up in the trend; informational, never a regression by itself.
-[[nodiscard]] std::vector<metric_value> run_metrics(const std::vector<result_record>& records);
+// The headline metrics of a run's records: each record's headline figures (hil/record/headline.hpp:
+// goodput, netperf averages, loaded p99, with the direction that is better). Plus "extra attempts":
+// the measurements beyond the first that the run's cases took on a disturbed bench
+// (docs/quiet-bench.md), so a board or runner that needs them shows up in the trend; informational,
+// never a regression by itself.
+[[nodiscard]] std::vector<metric_value> run_metrics(
+    const std::vector<record::case_record>& records);
 
 // One earlier run.
 struct history_run {
@@ -43,12 +44,13 @@ struct history_run {
 };
 
 // Copies results into dir as <id>.jsonl (dir created when missing); with a board, only the lines
-// of that farm board. Throws std::system_error, results_format_error for a line that is not JSON.
+// of that farm board. Throws std::system_error, record::results_format_error for a line that is not
+// JSON.
 void store_run(const std::filesystem::path& dir, const std::string& id,
                const std::filesystem::path& results, std::string_view board = {});
 
-// The last `count` runs in dir (by name, oldest first). Throws results_format_error naming a bad
-// file; a missing dir is an empty history.
+// The last `count` runs in dir (by name, oldest first). Throws record::results_format_error naming
+// a bad file; a missing dir is an empty history.
 [[nodiscard]] std::vector<history_run> load_history(const std::filesystem::path& dir,
                                                     std::size_t count);
 

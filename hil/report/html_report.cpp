@@ -65,13 +65,13 @@ constexpr const char* self_check = R"js(
 })();
 )js";
 
-std::string verdict_cell(const result_record& r) {
-  return fmt::format("<span class=\"verdict {}\">{}</span>", r.pass || r.skipped ? "pass" : "fail",
-                     escape_html(verdict_word(r)));
+std::string verdict_cell(const record::case_record& r) {
+  return fmt::format("<span class=\"verdict {}\">{}</span>",
+                     r.verdict.pass || r.skipped ? "pass" : "fail", escape_html(verdict_word(r)));
 }
 
-std::string header_html(const std::vector<result_record>& records, const html_options& o) {
-  const std::size_t failed = count_failed(records);
+std::string header_html(const std::vector<record::case_record>& records, const html_options& o) {
+  const std::size_t failed = record::count_failed(records);
   std::string first, last;
   for (const auto& r : records) {
     if (r.time.empty()) continue;
@@ -91,19 +91,19 @@ std::string header_html(const std::vector<result_record>& records, const html_op
   return out;
 }
 
-std::string checks_html(const std::vector<result_record>& records) {
+std::string checks_html(const std::vector<record::case_record>& records) {
   std::string out =
       "<section id=\"checks\">\n<h2>Checks</h2>\n<table>\n<thead><tr><th>case</th>"
       "<th>verdict</th><th>measured</th><th>limit</th></tr></thead>\n<tbody>\n";
   for (const auto& r : records) {
     std::string measured = escape_html(measured_text(r));
-    if (!r.pass && !r.skipped && !r.cause.empty()) {
-      measured += "<div class=\"cause\">" + escape_html(r.cause) + "</div>";
+    if (!r.verdict.pass && !r.skipped && !r.verdict.cause.empty()) {
+      measured += "<div class=\"cause\">" + escape_html(r.verdict.cause) + "</div>";
     }
     out += fmt::format(
         "<tr class=\"{}\"><td class=\"case\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        r.pass || r.skipped ? "pass" : "fail", escape_html(r.case_name), verdict_cell(r), measured,
-        escape_html(r.limit));
+        r.verdict.pass || r.skipped ? "pass" : "fail", escape_html(r.case_name), verdict_cell(r),
+        measured, escape_html(r.verdict.limit));
   }
   return out + "</tbody>\n</table>\n</section>\n";
 }
@@ -282,7 +282,7 @@ std::vector<std::string> render_charts(const report_model& model) {
   return charts;
 }
 
-std::string render_html(const std::vector<result_record>& records, const report_model& model,
+std::string render_html(const std::vector<record::case_record>& records, const report_model& model,
                         const html_options& options) {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -25,7 +25,7 @@ struct html_options {
 };
 
 // The whole page. Pure: same inputs, same bytes.
-[[nodiscard]] std::string render_html(const std::vector<result_record>& records,
+[[nodiscard]] std::string render_html(const std::vector<record::case_record>& records,
                                       const report_model& model, const html_options& options);
 
 // The page's charts alone, in page order (one <svg class="plot"> each); for tests and reuse.

@@ -279,4 +279,22 @@ std::string format_summary(const measure::test_result& r) {
   return out;
 }
 
+live_printer::live_printer(std::ostream& out, const measure::test_spec& spec)
+    : out_(out), proto_(spec.proto) {
+  layout_.bidir = spec.bidirectional;
+}
+
+void live_printer::connected(const measure::stream_endpoint& e) {
+  layout_.connected.push_back(e);
+  out_ << format_connected(e);
+}
+
+void live_printer::interval(const measure::interval_sample& s) {
+  if (!header_printed_ && !s.streams.empty()) {
+    out_ << format_interval_header(proto_, s.streams.front().sender, layout_.bidir);
+    header_printed_ = true;
+  }
+  out_ << format_interval(s, proto_, layout_) << std::flush;
+}
+
 }  // namespace hil::report

@@ -5,6 +5,7 @@
 // only: reports and evaluators read the typed results or the JSON, never this text.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -47,5 +48,22 @@ struct text_layout {
 // lines per direction with more than one stream. Unlike a stock 3.12 server, which prints before
 // the results exchange, both sides' lines are printed whichever end this is.
 [[nodiscard]] std::string format_summary(const measure::test_result& r);
+
+// The live lines of one test as iperf3 prints them while it runs: each stream's "connected" line,
+// then the interval header once and every interval, flushed as they come. Callers wire it to the
+// client's callbacks (on_connected, on_interval). Not thread-safe: one test, one printer.
+class live_printer {
+ public:
+  // Prints to out (which must outlive the printer) for a test of spec.
+  live_printer(std::ostream& out, const measure::test_spec& spec);
+  void connected(const measure::stream_endpoint& e);
+  void interval(const measure::interval_sample& s);
+
+ private:
+  std::ostream& out_;
+  measure::protocol proto_;
+  text_layout layout_;
+  bool header_printed_ = false;
+};
 
 }  // namespace hil::report

@@ -7,129 +7,54 @@ namespace hil::report {
 
 namespace {
 
-using json = nlohmann::json;
-
-// The number at key; absent, null or non-numeric gives nullopt. Numbers written as strings
-// ("941.2", as goodput_mbps is) are read too.
-std::optional<double> number(const json& object, std::string_view key) {
-  if (!object.is_object()) return std::nullopt;
-  const auto it = object.find(key);
-  if (it == object.end()) return std::nullopt;
-  if (it->is_number()) return it->get<double>();
-  if (it->is_string()) {
-    try {
-      std::size_t used = 0;
-      const auto& s = it->get_ref<const std::string&>();
-      const double v = std::stod(s, &used);
-      if (used == s.size()) return v;
-    } catch (const std::exception&) {
-    }
-  }
-  return std::nullopt;
+latency_figures latency_of(const record::latency_distribution& d) {
+  const auto& s = d.summary;
+  return latency_figures{static_cast<double>(s.count),
+                         s.min_us,
+                         s.mean_us,
+                         s.p50_us,
+                         s.p90_us,
+                         s.p99_us,
+                         s.p999_us,
+                         s.max_us};
 }
 
-// The numbers of a JSON array, skipping anything that is not a number.
-std::vector<double> numbers(const json& array) {
-  std::vector<double> out;
-  if (!array.is_array()) return out;
-  for (const auto& v : array) {
-    if (v.is_number()) out.push_back(v.get<double>());
-  }
-  return out;
-}
-
-std::optional<latency_figures> latency_of(const json& figures, std::string_view key) {
-  const auto it = figures.find(key);
-  if (it == figures.end() || !it->is_object()) return std::nullopt;
-  const json& j = *it;
-  return latency_figures{number(j, "count"), number(j, "min"), number(j, "mean"), number(j, "p50"),
-                         number(j, "p90"),   number(j, "p99"), number(j, "p999"), number(j, "max")};
-}
-
-// [[us, fraction], …] pairs, dropping malformed ones and non-positive x (the axis is logarithmic).
-cdf_points cdf_of(const json& figures, std::string_view key) {
+// The CDF without non-positive x (the axis is logarithmic), in rising order.
+cdf_points cdf_of(const record::latency_distribution& d) {
   cdf_points out;
-  const auto it = figures.find(key);
-  if (it == figures.end() || !it->is_array()) return out;
-  for (const auto& p : *it) {
-    if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number() &&
-        p[0].get<double>() > 0) {
-      out.emplace_back(p[0].get<double>(), p[1].get<double>());
-    }
+  for (const auto& p : d.cdf) {
+    if (p.first > 0) out.push_back(p);
   }
   std::sort(out.begin(), out.end());
   return out;
 }
 
-netperf_row netperf_row_of(const result_record& r, std::string_view test) {
-  const json& f = r.figures;
+netperf_row netperf_row_of(const record::case_record& r, const record::netperf_figures& f) {
   netperf_row row;
-  row.test = std::string(test);
+  row.test = f.test;
   row.recorded = true;
-  row.pass = r.pass;
-  const auto unit = f.find("unit");
-  if (unit != f.end() && unit->is_string()) row.unit = unit->get<std::string>();
-  const auto iterations = f.find("iterations");
-  if (iterations != f.end()) row.iterations = numbers(*iterations);
-  row.average = number(f, "average");
-  row.ci_half_width = number(f, "ci_half_width");
-  row.confidence_level = number(f, "confidence_level");
-  const auto met = f.find("confidence_met");
-  if (met != f.end() && met->is_boolean()) row.confidence_met = met->get<bool>();
-  row.latency = latency_of(f, "latency_us");
-  row.latency_cdf = cdf_of(f, "latency_cdf");
-  const auto intervals = f.find("interval_mbps");
-  if (intervals != f.end() && intervals->is_array()) {
-    for (const auto& iteration : *intervals) {
-      if (iteration.is_array()) row.interval_mbps.push_back(numbers(iteration));
-    }
+  row.pass = r.verdict.pass;
+  row.unit = f.unit;
+  row.iterations = f.iterations;
+  row.average = f.average;
+  row.ci_half_width = f.ci_half_width;
+  row.confidence_level = f.confidence_level_percent;
+  row.confidence_met = f.confidence_met;
+  if (f.latency) {
+    row.latency = latency_of(*f.latency);
+    row.latency_cdf = cdf_of(*f.latency);
   }
+  row.interval_mbps = f.interval_mbps;
   return row;
-}
-
-// Fills the datagram section from a per-tier case ("mtu" and "datagrams_sent") or from the count
-// check ("datagrams_mtu<N>" keys).
-void add_datagrams(const json& f, std::map<int, mtu_datagrams>& tiers) {
-  const auto mtu = number(f, "mtu");
-  const auto sent = number(f, "datagrams_sent");
-  if (mtu && sent) {
-    auto& t = tiers[static_cast<int>(*mtu)];
-    t.mtu = static_cast<int>(*mtu);
-    t.sent = sent;
-    t.lost = number(f, "lost");
-  }
-  constexpr std::string_view prefix = "datagrams_mtu";
-  for (const auto& [key, value] : f.items()) {
-    if (key.rfind(prefix, 0) != 0 || !value.is_number()) continue;
-    try {
-      const int tier = std::stoi(key.substr(prefix.size()));
-      tiers[tier].mtu = tier;
-      tiers[tier].counted = value.get<double>();
-    } catch (const std::exception&) {
-    }
-  }
-}
-
-void add_latency_under_load(const json& f, report_model& m) {
-  if (auto idle = latency_of(f, "idle_latency_us")) {
-    m.latency.push_back({"idle", *idle, cdf_of(f, "idle_cdf")});
-  }
-  if (auto loaded = latency_of(f, "loaded_latency_us")) {
-    m.latency.push_back({"loaded", *loaded, cdf_of(f, "loaded_cdf")});
-  }
-  load_figures load{number(f, "load_up_mbps"), number(f, "load_down_mbps"),
-                    number(f, "load_streams")};
-  if (load.up_mbps || load.down_mbps || load.streams) m.load = load;
 }
 
 }  // namespace
 
-std::string_view netperf_test_of(const result_record& r) {
-  const auto it = r.figures.find("test");
-  if (it == r.figures.end() || !it->is_string()) return {};
-  const auto& test = it->get_ref<const std::string&>();
+std::string_view netperf_test_of(const record::case_record& r) {
+  const auto* f = r.figures_as<record::netperf_figures>();
+  if (f == nullptr) return {};
   for (const auto name : netperf_tests) {
-    if (test == name) return name;
+    if (f->test == name) return name;
   }
   return {};
 }
@@ -139,25 +64,33 @@ std::string short_case_name(std::string_view case_name) {
   return std::string(cut == std::string_view::npos ? case_name : case_name.substr(cut + 1));
 }
 
-report_model build_model(const std::vector<result_record>& records) {
+report_model build_model(const std::vector<record::case_record>& records) {
   report_model m;
   std::map<std::string_view, netperf_row> netperf;
   std::map<int, mtu_datagrams> tiers;
   report_model load_part;
   for (const auto& r : records) {
-    const json& f = r.figures;
     if (const auto test = netperf_test_of(r); !test.empty()) {
-      netperf[test] = netperf_row_of(r, test);
-      continue;
-    }
-    const auto intervals = f.find("interval_mbps");
-    if (intervals != f.end() && intervals->is_array() && !intervals->empty() &&
-        (*intervals)[0].is_number()) {
-      m.throughput.push_back({"TCP throughput", short_case_name(r.case_name), numbers(*intervals)});
-    }
-    add_datagrams(f, tiers);
-    if (f.contains("idle_latency_us") || f.contains("loaded_latency_us")) {
-      add_latency_under_load(f, load_part);
+      netperf[test] = netperf_row_of(r, *r.figures_as<record::netperf_figures>());
+    } else if (const auto* t = r.figures_as<record::throughput_figures>();
+               t != nullptr && t->protocol == "tcp" && !t->interval_mbps.empty()) {
+      m.throughput.push_back({"TCP throughput", short_case_name(r.case_name), t->interval_mbps});
+    } else if (const auto* u = r.figures_as<record::udp_tier_figures>();
+               u != nullptr && u->ip_version == 4 && r.verdict.check == "UdpZeroLoss") {
+      auto& tier = tiers[u->mtu];
+      tier.mtu = u->mtu;
+      tier.sent = static_cast<double>(u->datagrams_sent);
+      tier.lost = static_cast<double>(u->lost);
+    } else if (const auto* d = r.figures_as<record::datagram_count_figures>()) {
+      for (const auto& c : d->tiers) {
+        tiers[c.mtu].mtu = c.mtu;
+        tiers[c.mtu].counted = static_cast<double>(c.datagrams);
+      }
+    } else if (const auto* l = r.figures_as<record::latency_under_load_figures>()) {
+      load_part.latency.push_back({"idle", latency_of(l->idle), cdf_of(l->idle)});
+      load_part.latency.push_back({"loaded", latency_of(l->loaded), cdf_of(l->loaded)});
+      load_part.load =
+          load_figures{l->load_up_mbps, l->load_down_mbps, static_cast<double>(l->load_streams)};
     }
   }
   if (!netperf.empty()) {

@@ -1,7 +1,7 @@
 // The typed sections a report shows, picked out of the run's records: the netperf table, throughput
-// per interval, latency percentiles and CDFs, datagram counts per MTU tier. Extraction is tolerant:
-// a record without the figures a section needs is simply not in that section. Nothing here
-// formats text; the table and HTML writers only serialise these types.
+// per interval, latency percentiles and CDFs, datagram counts per MTU tier, each from the records
+// of its kind (hil/record). Nothing here formats text; the table and HTML writers only serialise
+// these types.
 #pragma once
 
 #include <array>
@@ -19,15 +19,15 @@ namespace hil::report {
 inline constexpr std::array<std::string_view, 6> netperf_tests{
     "TCP_STREAM", "UDP_STREAM", "TCP_MAERTS", "TCP_RR", "TCP_CRR", "UDP_RR"};
 
-// A latency distribution's summary in microseconds; each key may be missing from the record.
+// A latency distribution's summary in microseconds, as the charts read it.
 struct latency_figures {
-  std::optional<double> count, min, mean, p50, p90, p99, p999, max;
+  std::optional<double> count, min, mean, p50, p90, p99, p999, max;  // µs
 };
 
 // Cumulative distribution: (microseconds, fraction of samples at or below) in rising order.
 using cdf_points = std::vector<std::pair<double, double>>;
 
-// One netperf test's iterations (figures of a Workload/NetperfSuite.Iterations/<test> record).
+// One netperf test's iterations (a Workload/NetperfSuite.Iterations/<test> record, kind netperf).
 struct netperf_row {
   std::string test;                        // "TCP_RR"
   std::string unit;                        // "trans/s" or "Mbit/s"; empty when not recorded
@@ -80,10 +80,10 @@ struct report_model {
 };
 
 // The sections of records. Pure: same records, same model.
-[[nodiscard]] report_model build_model(const std::vector<result_record>& records);
+[[nodiscard]] report_model build_model(const std::vector<record::case_record>& records);
 
 // The netperf test a record carries (figures.test, one of netperf_tests), or empty.
-[[nodiscard]] std::string_view netperf_test_of(const result_record& r);
+[[nodiscard]] std::string_view netperf_test_of(const record::case_record& r);
 
 // The part of a gtest name after its last '/' or '.', e.g. "DutTransmits", "mtu1500".
 [[nodiscard]] std::string short_case_name(std::string_view case_name);

@@ -45,9 +45,9 @@ std::vector<std::string> netperf_cells(const netperf_row& row, std::size_t colum
 }
 
 // The verdict word, bold when failed.
-std::string verdict_text(const result_record& r) {
+std::string verdict_text(const record::case_record& r) {
   const std::string word = verdict_word(r);
-  return r.pass || r.skipped ? word : "**" + word + "**";
+  return r.verdict.pass || r.skipped ? word : "**" + word + "**";
 }
 
 }  // namespace
@@ -101,44 +101,48 @@ std::string netperf_dokuwiki(const std::vector<netperf_row>& rows) {
   return out;
 }
 
-std::string checks_markdown(const std::vector<result_record>& records) {
+std::string checks_markdown(const std::vector<record::case_record>& records) {
   std::string out = "| case | verdict | measured | limit |\n|:---|:---|:---|:---|\n";
   for (const auto& r : records) {
     out += fmt::format("| {} | {} | {} | {} |\n", escape_markdown(r.case_name), verdict_text(r),
-                       escape_markdown(measured_text(r)), escape_markdown(r.limit));
+                       escape_markdown(measured_text(r)), escape_markdown(r.verdict.limit));
   }
   return out;
 }
 
-std::string checks_dokuwiki(const std::vector<result_record>& records) {
+std::string checks_dokuwiki(const std::vector<record::case_record>& records) {
   std::string out = "^ case ^ verdict ^ measured ^ limit ^\n";
   for (const auto& r : records) {
     out += fmt::format("| {} | {} | {} | {} |\n", escape_dokuwiki(r.case_name), verdict_text(r),
-                       escape_dokuwiki(measured_text(r)), escape_dokuwiki(r.limit));
+                       escape_dokuwiki(measured_text(r)), escape_dokuwiki(r.verdict.limit));
   }
   return out;
 }
 
-std::string markdown_document(std::string_view title, const std::vector<result_record>& records,
+std::string markdown_document(std::string_view title,
+                              const std::vector<record::case_record>& records,
                               const report_model& model) {
-  std::string out = fmt::format("# {}\n\n{} recorded checks, {} failed.\n\n",
-                                escape_markdown(title), records.size(), count_failed(records));
+  std::string out =
+      fmt::format("# {}\n\n{} recorded checks, {} failed.\n\n", escape_markdown(title),
+                  records.size(), record::count_failed(records));
   if (!model.netperf.empty()) out += "## netperf\n\n" + netperf_markdown(model.netperf) + "\n";
   out += "## Checks\n\n" + checks_markdown(records);
   return out;
 }
 
-std::string dokuwiki_document(std::string_view title, const std::vector<result_record>& records,
+std::string dokuwiki_document(std::string_view title,
+                              const std::vector<record::case_record>& records,
                               const report_model& model) {
-  std::string out = fmt::format("====== {} ======\n\n{} recorded checks, {} failed.\n\n",
-                                escape_dokuwiki(title), records.size(), count_failed(records));
+  std::string out =
+      fmt::format("====== {} ======\n\n{} recorded checks, {} failed.\n\n", escape_dokuwiki(title),
+                  records.size(), record::count_failed(records));
   if (!model.netperf.empty())
     out += "===== netperf =====\n\n" + netperf_dokuwiki(model.netperf) + "\n";
   out += "===== Checks =====\n\n" + checks_dokuwiki(records);
   return out;
 }
 
-std::string console_summary(const std::vector<result_record>& records) {
+std::string console_summary(const std::vector<record::case_record>& records) {
   // text cut to width characters (whole UTF-8 code points) and padded to width.
   const auto cell = [](const std::string& text, std::size_t width) {
     std::string out;
@@ -158,9 +162,10 @@ std::string console_summary(const std::vector<result_record>& records) {
   out += fmt::format("|{:-<54}|{:-<19}|{:-<50}|{:-<42}|\n", "", "", "", "");
   for (const auto& r : records) {
     out += fmt::format("| {} | {} | {} | {} |\n", cell(r.case_name, 52), cell(verdict_word(r), 17),
-                       cell(measured_text(r), 48), cell(r.limit, 40));
+                       cell(measured_text(r), 48), cell(r.verdict.limit, 40));
   }
-  out += fmt::format("\n{} recorded checks, {} failed\n", records.size(), count_failed(records));
+  out += fmt::format("\n{} recorded checks, {} failed\n", records.size(),
+                     record::count_failed(records));
   return out;
 }
 

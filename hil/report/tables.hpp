@@ -35,23 +35,23 @@ struct text_grid {
 [[nodiscard]] std::string netperf_dokuwiki(const std::vector<netperf_row>& rows);
 
 // Every record as case | verdict | measured | limit, in GitHub Markdown, in file order.
-[[nodiscard]] std::string checks_markdown(const std::vector<result_record>& records);
+[[nodiscard]] std::string checks_markdown(const std::vector<record::case_record>& records);
 
 // Every record as case | verdict | measured | limit, in DokuWiki syntax, in file order.
-[[nodiscard]] std::string checks_dokuwiki(const std::vector<result_record>& records);
+[[nodiscard]] std::string checks_dokuwiki(const std::vector<record::case_record>& records);
 
 // A Markdown page: title, the count of checks and failures, the netperf table, the checks table.
 [[nodiscard]] std::string markdown_document(std::string_view title,
-                                            const std::vector<result_record>& records,
+                                            const std::vector<record::case_record>& records,
                                             const report_model& model);
 
 // The same page in DokuWiki syntax, to paste into a results wiki page like procedure 003's.
 [[nodiscard]] std::string dokuwiki_document(std::string_view title,
-                                            const std::vector<result_record>& records,
+                                            const std::vector<record::case_record>& records,
                                             const report_model& model);
 
 // The fixed-width console summary ci/run-hil prints: one row per record, then
 // "<N> recorded checks, <F> failed".
-[[nodiscard]] std::string console_summary(const std::vector<result_record>& records);
+[[nodiscard]] std::string console_summary(const std::vector<record::case_record>& records);
 
 }  // namespace hil::report

@@ -9,9 +9,9 @@
 #include <cerrno>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
-#include "hil/iperf3/wire.hpp"
 #include "hil/measure/pacing.hpp"
 #include "hil/sys/error.hpp"
 
@@ -51,8 +51,8 @@ void wait_until(clock::time_point t) {
   while (clock::now() < t) cpu_relax();
 }
 
-// The UDP header's timestamp: CLOCK_MONOTONIC as seconds and microseconds, like iperf3.
-iperf3::udp_header stamp(clock::time_point now, std::uint64_t seq) {
+// A datagram's stamp: CLOCK_MONOTONIC as seconds and microseconds, as iperf3 sends it.
+datagram_stamp stamp(clock::time_point now, std::uint64_t seq) {
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch());
   return {static_cast<std::uint32_t>(us.count() / 1'000'000),
           static_cast<std::uint32_t>(us.count() % 1'000'000), seq};
@@ -67,7 +67,10 @@ bool transient(int err) {
 }  // namespace
 
 flow::flow(sys::unique_fd fd, int family, flow_config config)
-    : fd_(std::move(fd)), family_(family), config_(config) {
+    : fd_(std::move(fd)), family_(family), config_(std::move(config)) {
+  if (config_.proto == measure::protocol::udp && !config_.datagrams) {
+    throw std::invalid_argument("a UDP flow needs the protocol's datagram format");
+  }
   // asio leaves the sockets it set up non-blocking; the data loops block (with timeouts) instead
   // of spinning on EAGAIN.
   const int flags = ::fcntl(fd_.get(), F_GETFL);
@@ -191,7 +194,7 @@ void flow::udp_send(const std::stop_token& stop) {
     return;
   }
   auto block = random_block(config_.block_len, config_.payload_seed);
-  const bool wide = config_.counters_64bit;
+  const datagram_format& format = *config_.datagrams;
   const auto start = clock::now();
   const measure::pacer pacer(config_.bitrate_bps, config_.block_len, start);
   std::uint64_t k = 0;  // datagrams sent; the next sequence number is k + 1
@@ -201,7 +204,7 @@ void flow::udp_send(const std::stop_token& stop) {
     const auto due = pacer.next_due(k, last);
     if (due > clock::now()) wait_until(due);
     last = clock::now();
-    iperf3::encode_udp_header(block, stamp(last, k + 1), wide);
+    format.write(block, stamp(last, k + 1));
     const ssize_t sent = ::send(fd_.get(), block.data(), block.size(), 0);
     if (sent < 0) {
       if (transient(errno)) continue;  // the sequence number is reused: no false gap
@@ -233,7 +236,7 @@ void flow::udp_send_unpaced(const std::stop_token& stop) {
   }
   std::array<iovec, messages> iov{};
   std::array<mmsghdr, messages> msgs{};
-  const bool wide = config_.counters_64bit;
+  const datagram_format& format = *config_.datagrams;
   std::uint64_t k = 0;  // datagrams sent; the next sequence number is k + 1
   while (!stop.stop_requested()) {
     std::uint64_t n = slots;  // datagrams in this round, within the -n/-k limits
@@ -244,7 +247,7 @@ void flow::udp_send_unpaced(const std::stop_token& stop) {
     if (n == 0) break;
     const auto now = clock::now();
     for (std::size_t i = 0; i < n; ++i) {
-      iperf3::encode_udp_header(std::span(buf.data() + i * len, len), stamp(now, k + 1 + i), wide);
+      format.write(std::span(buf.data() + i * len, len), stamp(now, k + 1 + i));
     }
     const std::size_t used = (n + per_message - 1) / per_message;
     for (std::size_t m = 0; m < used; ++m) {
@@ -282,7 +285,8 @@ void flow::udp_receive(const std::stop_token& stop) {
   std::vector<std::uint8_t> control(batch * control_len);
   std::array<iovec, batch> iov{};
   std::array<mmsghdr, batch> msgs{};
-  const bool wide = config_.counters_64bit;
+  const datagram_format& format = *config_.datagrams;
+  const bool wide = format.wide_sequence();
   for (;;) {
     // After a stop request, what already sits in the socket is still read, without waiting:
     // a datagram that arrived before TEST_END counts.
@@ -326,8 +330,7 @@ void flow::udp_receive(const std::stop_token& stop) {
       }
       for (std::size_t off = 0; off < total; off += segment) {
         const std::size_t len = std::min(segment, total - off);
-        const auto header =
-            iperf3::decode_udp_header(std::span<const std::uint8_t>(data + off, len), wide);
+        const auto header = format.read(std::span<const std::uint8_t>(data + off, len));
         if (!header) continue;  // shorter than a header: not a data datagram
         const auto sent =
             std::chrono::seconds(header->sec) + std::chrono::microseconds(header->usec);
@@ -347,10 +350,11 @@ bool flow::account_run(const std::uint8_t* data, std::size_t total, std::size_t 
   // One GSO send of ours arrives as one GRO message: consecutive sequence numbers under one
   // timestamp. Checking the first and last header proves that and lets the statistics advance
   // in O(1); anything else is counted datagram by datagram.
-  const bool wide = config_.counters_64bit;
+  const datagram_format& format = *config_.datagrams;
+  const bool wide = format.wide_sequence();
   const std::size_t count = total / segment;
-  const auto first = iperf3::decode_udp_header(std::span(data, segment), wide);
-  const auto last = iperf3::decode_udp_header(std::span(data + total - segment, segment), wide);
+  const auto first = format.read(std::span(data, segment));
+  const auto last = format.read(std::span(data + total - segment, segment));
   if (!first || !last || last->sec != first->sec || last->usec != first->usec) return false;
   const std::uint64_t mask = wide ? ~0ULL : 0xFFFF'FFFFULL;
   if (((first->seq + count - 1) & mask) != last->seq) return false;

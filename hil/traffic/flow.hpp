@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -20,6 +21,7 @@
 #include "hil/measure/test_spec.hpp"
 #include "hil/measure/udp_stats.hpp"
 #include "hil/sys/unique_fd.hpp"
+#include "hil/traffic/data_framing.hpp"
 #include "hil/traffic/socket_options.hpp"
 
 namespace hil::traffic {
@@ -28,14 +30,15 @@ enum class flow_role { send, receive };
 
 // What one flow does.
 struct flow_config {
-  int id = 0;  // iperf3 stream id (1, 3, 4, …)
+  int id = 0;  // the protocol's stream id (iperf3: 1, 3, 4, …)
   flow_role role = flow_role::send;
   measure::protocol proto = measure::protocol::tcp;
-  std::uint32_t block_len = 0;     // bytes per write (TCP) or per datagram (UDP payload)
-  std::uint64_t bitrate_bps = 0;   // payload bits/s; 0 = as fast as possible
-  std::uint64_t byte_limit = 0;    // sender stops after this many bytes (-n), 0 = none
-  std::uint64_t block_limit = 0;   // sender stops after this many blocks (-k), 0 = none
-  bool counters_64bit = false;     // UDP header carries a 64-bit sequence number
+  std::uint32_t block_len = 0;    // bytes per write (TCP) or per datagram (UDP payload)
+  std::uint64_t bitrate_bps = 0;  // payload bits/s; 0 = as fast as possible
+  std::uint64_t byte_limit = 0;   // sender stops after this many bytes (-n), 0 = none
+  std::uint64_t block_limit = 0;  // sender stops after this many blocks (-k), 0 = none
+  // UDP: the protocol's datagram header (required for UDP flows, unused by TCP ones).
+  std::shared_ptr<const datagram_format> datagrams;
   std::uint64_t payload_seed = 0;  // seeds the random payload (printed by callers in debug)
 };
 
@@ -49,7 +52,8 @@ struct flow_sample {
 
 class flow {
  public:
-  // Takes a connected data socket.
+  // Takes a connected data socket. Throws std::invalid_argument for a UDP flow without a
+  // datagram format, std::system_error when the socket cannot be made blocking.
   flow(sys::unique_fd fd, int family, flow_config config);
   ~flow();  // stops and joins
   flow(const flow&) = delete;

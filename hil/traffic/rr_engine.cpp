@@ -12,7 +12,6 @@
 
 #include <fmt/format.h>
 
-#include "hil/iperf3/extension.hpp"
 #include "hil/measure/cpu_meter.hpp"
 #include "hil/sys/error.hpp"
 #include "hil/traffic/socket_options.hpp"
@@ -21,7 +20,6 @@ namespace hil::traffic {
 namespace {
 
 using clock = std::chrono::steady_clock;
-using iperf3::data_kind;
 using namespace std::chrono_literals;
 
 constexpr auto connect_timeout = 5s;
@@ -33,10 +31,11 @@ constexpr int max_unanswered = 3;
 // RRUL load: sink connections we write to, source connections we read from, one thread each.
 class rrul_load {
  public:
-  rrul_load(const measure::rr_spec& spec, const socket_address& tcp) {
+  rrul_load(const measure::rr_spec& spec, const socket_address& tcp,
+            const connection_hello& hello) {
     for (int i = 0; i < spec.load_streams; ++i) {
-      add(tcp, spec.bind_device, data_kind::sink, up_);
-      add(tcp, spec.bind_device, data_kind::source, down_);
+      add(tcp, spec.bind_device, hello, rr_connection::sink, up_);
+      add(tcp, spec.bind_device, hello, rr_connection::source, down_);
     }
   }
   ~rrul_load() { stop(); }
@@ -57,14 +56,15 @@ class rrul_load {
   }
 
  private:
-  void add(const socket_address& tcp, const std::string& device, data_kind kind,
-           std::atomic<std::uint64_t>& counter) {
+  void add(const socket_address& tcp, const std::string& device, const connection_hello& hello,
+           rr_connection purpose, std::atomic<std::uint64_t>& counter) {
     auto fd =
         connect_tcp(tcp, device, connect_timeout, std::chrono::milliseconds(load_io_timeout_ms));
-    const auto hello = iperf3::encode_hello(kind);
-    write_all(fd.get(), hello.data(), hello.size());
-    threads_.emplace_back([this, fd = std::move(fd), kind, &counter](const std::stop_token& st) {
-      run(fd.get(), kind == data_kind::sink, counter, st);
+    const auto bytes = hello.encode(purpose);
+    write_all(fd.get(), bytes.data(), bytes.size());
+    const bool send = purpose == rr_connection::sink;
+    threads_.emplace_back([this, fd = std::move(fd), send, &counter](const std::stop_token& st) {
+      run(fd.get(), send, counter, st);
     });
   }
 
@@ -107,10 +107,10 @@ class rrul_load {
 }
 
 // TCP_RR: one connection, one transaction after the other until the deadline.
-void tcp_rr(const measure::rr_spec& spec, const socket_address& to, clock::time_point end,
-            measure::rr_result& r) {
+void tcp_rr(const measure::rr_spec& spec, const socket_address& to,
+            const connection_hello& greeting, clock::time_point end, measure::rr_result& r) {
   auto fd = connect_tcp(to, spec.bind_device, connect_timeout, spec.response_timeout);
-  const auto hello = iperf3::encode_hello(data_kind::rr);
+  const auto hello = greeting.encode(rr_connection::rr);
   write_all(fd.get(), hello.data(), hello.size());
   std::vector<char> request(spec.request_size, 'q');
   std::vector<char> response(spec.response_size);
@@ -130,9 +130,9 @@ void tcp_rr(const measure::rr_spec& spec, const socket_address& to, clock::time_
 
 // TCP_CRR: connect, hello + request, response, the peer's close; one connection per transaction,
 // timed like netperf's from before connect() to the end of the connection.
-void tcp_crr(const measure::rr_spec& spec, const socket_address& to, clock::time_point end,
-             measure::rr_result& r) {
-  const auto hello = iperf3::encode_hello(data_kind::crr);
+void tcp_crr(const measure::rr_spec& spec, const socket_address& to,
+             const connection_hello& greeting, clock::time_point end, measure::rr_result& r) {
+  const auto hello = greeting.encode(rr_connection::crr);
   std::vector<char> request(hello.begin(), hello.end());
   request.resize(hello.size() + spec.request_size, 'q');
   // One byte more than the response: the read that would take it sees the peer's close instead.
@@ -214,12 +214,12 @@ void udp_rr(const measure::rr_spec& spec, const socket_address& to, clock::time_
 }  // namespace
 
 measure::rr_result run_rr(const measure::rr_spec& spec, const socket_address& tcp,
-                          const socket_address& udp) {
+                          const socket_address& udp, const connection_hello& hello) {
   measure::rr_result r;
   r.spec = spec;
   std::optional<rrul_load> load;
   if (spec.load_streams > 0) {
-    load.emplace(spec, tcp);
+    load.emplace(spec, tcp, hello);
     std::this_thread::sleep_for(load_warmup);  // the load's own ramp-up, not a synchronisation
     if (const auto err = load->error(); !err.empty()) {
       throw std::system_error(std::make_error_code(std::errc::connection_reset), err);
@@ -232,10 +232,10 @@ measure::rr_result run_rr(const measure::rr_spec& spec, const socket_address& tc
   const auto end = start + spec.duration;
   switch (spec.kind) {
     case measure::workload::tcp_rr:
-      tcp_rr(spec, tcp, end, r);
+      tcp_rr(spec, tcp, hello, end, r);
       break;
     case measure::workload::tcp_crr:
-      tcp_crr(spec, tcp, end, r);
+      tcp_crr(spec, tcp, hello, end, r);
       break;
     case measure::workload::udp_rr:
       udp_rr(spec, udp, end, r);

@@ -1,5 +1,6 @@
 // The client side of the request/response workloads (TCP_RR, TCP_CRR, UDP_RR) and of RRUL load,
-// against a peer serving the hilperf extension's data plane (hil/iperf3/extension.hpp).
+// against a peer serving a request/response data plane (the hilperf extension's,
+// docs/hilperf-extension.md); each TCP connection opens with the protocol's connection_hello.
 //
 //   load (optional): N sink + N source TCP connections, one thread each, started first and given
 //   a warm-up so the queues are full ──▶ transactions for spec.duration, one at a time, each
@@ -12,6 +13,7 @@
 #include <chrono>
 
 #include "hil/measure/workload.hpp"
+#include "hil/traffic/data_framing.hpp"
 #include "hil/traffic/rr_io.hpp"
 
 namespace hil::traffic {
@@ -20,9 +22,10 @@ namespace hil::traffic {
 inline constexpr std::chrono::milliseconds load_warmup{1'000};
 
 // Runs spec against the peer's data listeners: tcp (port of its TCP listener) and udp (its UDP
-// socket). Throws std::system_error when the run cannot complete: the peer stopped answering
-// (after spec.response_timeout, TCP), refused or reset a connection, with the transaction number.
+// socket), each TCP connection opened with hello. Throws std::system_error when the run cannot
+// complete: the peer stopped answering (after spec.response_timeout, TCP), refused or reset a
+// connection, with the transaction number.
 measure::rr_result run_rr(const measure::rr_spec& spec, const socket_address& tcp,
-                          const socket_address& udp);
+                          const socket_address& udp, const connection_hello& hello);
 
 }  // namespace hil::traffic

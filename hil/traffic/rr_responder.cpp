@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "hil/iperf3/extension.hpp"
 #include "hil/sys/error.hpp"
 #include "hil/traffic/socket_options.hpp"
 
@@ -46,8 +45,12 @@ bool idle(ssize_t n) { return n < 0 && (errno == EAGAIN || errno == EINTR); }
 
 }  // namespace
 
-rr_responder::rr_responder(const socket_address& local, const measure::rr_spec& spec)
-    : spec_(spec), listener_(open_bound(local, SOCK_STREAM)), udp_(open_bound(local, SOCK_DGRAM)) {
+rr_responder::rr_responder(const socket_address& local, const measure::rr_spec& spec,
+                           std::shared_ptr<const connection_hello> hello)
+    : spec_(spec),
+      hello_(std::move(hello)),
+      listener_(open_bound(local, SOCK_STREAM)),
+      udp_(open_bound(local, SOCK_DGRAM)) {
   if (::listen(listener_.get(), SOMAXCONN) != 0) sys::throw_last_errno("listen on a data port");
   tcp_port_ = local_port(listener_.get());
   udp_port_ = local_port(udp_.get());
@@ -87,29 +90,30 @@ void rr_responder::accept_loop(const std::stop_token& st) {
 
 void rr_responder::serve(sys::unique_fd fd) {
   // One read takes the hello and, for TCP_CRR, the request written with it.
-  std::vector<char> first(4 + spec_.request_size);
+  const std::size_t hello_size = hello_->size();
+  std::vector<char> first(hello_size + spec_.request_size);
   std::size_t have = 0;
-  while (have < 4) {
+  while (have < hello_size) {
     const ssize_t n = ::recv(fd.get(), first.data() + have, first.size() - have, 0);
     if (n <= 0) return;  // gone, or silent past the timeout: not one of our clients
     have += static_cast<std::size_t>(n);
   }
-  std::array<std::uint8_t, 4> hello{};
-  std::memcpy(hello.data(), first.data(), hello.size());
-  const auto kind = iperf3::decode_hello(hello);
+  const std::vector<std::uint8_t> hello(first.begin(),
+                                        first.begin() + static_cast<std::ptrdiff_t>(hello_size));
+  const auto kind = hello_->decode(hello);
   if (!kind) return;
-  const std::size_t early = have - 4;  // request bytes that came with the hello
-  if (*kind == iperf3::data_kind::crr) {
-    answer_crr(fd.get(), std::span(first).subspan(4), early);
+  const std::size_t early = have - hello_size;  // request bytes that came with the hello
+  if (*kind == rr_connection::crr) {
+    answer_crr(fd.get(), std::span(first).subspan(hello_size), early);
     return;
   }
   const std::scoped_lock lock(mutex_);
   connections_.emplace_back([this, kind, early, fd = std::move(fd)](const std::stop_token& stop) {
     switch (*kind) {
-      case iperf3::data_kind::rr:
+      case rr_connection::rr:
         answer_rr(fd.get(), early, stop);
         break;
-      case iperf3::data_kind::sink:
+      case rr_connection::sink:
         sink(fd.get(), stop);
         break;
       default:

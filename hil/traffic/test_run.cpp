@@ -15,17 +15,6 @@ void keep_max(std::int64_t& slot, std::int64_t v) {
   if (v >= 0 && v > slot) slot = v;
 }
 
-measure::stream_totals from_exchange(const iperf3::exchange_stream& s) {
-  measure::stream_totals t;
-  t.bytes = s.bytes;
-  t.seconds = s.end_time - s.start_time;
-  t.retransmits = s.retransmits;
-  t.jitter_s = s.jitter_s;
-  t.errors = s.errors;
-  t.packets = s.packets;
-  return t;
-}
-
 }  // namespace
 
 test_run::test_run(measure::test_spec spec) : spec_(std::move(spec)) {}
@@ -172,48 +161,36 @@ measure::stream_totals test_run::totals(std::size_t i) const {
   return t;
 }
 
-iperf3::exchange_results test_run::local_results() const {
-  iperf3::exchange_results r;
-  r.cpu_util_total = cpu_final_.total;
-  r.cpu_util_user = cpu_final_.user;
-  r.cpu_util_system = cpu_final_.system;
-  const bool tcp_sender =
+run_totals test_run::local_totals() const {
+  run_totals r;
+  r.cpu = cpu_final_;
+  r.tcp_sender =
       std::ranges::any_of(flows_, [](const auto& f) { return sends(*f) && !is_udp(*f); });
-  const bool any_sender = std::ranges::any_of(flows_, [](const auto& f) { return sends(*f); });
-  r.sender_has_retransmits = tcp_sender ? 1 : (any_sender ? 0 : -1);
+  r.any_sender = std::ranges::any_of(flows_, [](const auto& f) { return sends(*f); });
   for (std::size_t i = 0; i < flows_.size(); ++i) {
-    const auto t = totals(i);
-    iperf3::exchange_stream s;
-    s.id = flows_[i]->config().id;
-    s.bytes = t.bytes;
-    s.retransmits = t.retransmits;
-    s.jitter_s = t.jitter_s;
-    s.errors = t.errors;
-    s.packets = t.packets;
-    s.start_time = 0;
-    s.end_time = t.seconds;
-    r.streams.push_back(s);
+    r.streams.push_back({flows_[i]->config().id, totals(i)});
   }
-  if (!flows_.empty() && !is_udp(*flows_.front()))
-    r.congestion_used = tcp_congestion(flows_.front()->fd());
+  if (!flows_.empty() && !is_udp(*flows_.front())) {
+    r.congestion = tcp_congestion(flows_.front()->fd());
+  }
   return r;
 }
 
-measure::test_result test_run::result(const iperf3::exchange_results& remote) const {
+measure::test_result test_run::result(const run_totals& remote) const {
   measure::test_result r;
   r.spec = spec_;
   r.intervals = intervals_;
   r.local_cpu = cpu_final_;
-  r.remote_cpu = {remote.cpu_util_total, remote.cpu_util_user, remote.cpu_util_system};
+  r.remote_cpu = remote.cpu;
   for (std::size_t i = 0; i < flows_.size(); ++i) {
     const flow& f = *flows_[i];
     measure::stream_result s;
     s.id = f.config().id;
     s.local_sends = sends(f);
-    const auto peer = std::ranges::find(remote.streams, s.id, &iperf3::exchange_stream::id);
+    const auto peer = std::ranges::find(remote.streams, s.id, &run_totals::stream::id);
     const measure::stream_totals mine = totals(i);
     const measure::stream_totals theirs =
-        peer != remote.streams.end() ? from_exchange(*peer) : measure::stream_totals{};
+        peer != remote.streams.end() ? peer->totals : measure::stream_totals{};
     if (peer == remote.streams.end() && r.error.empty()) {
       r.error = fmt::format("the peer reported no results for stream {}", s.id);
     }

@@ -7,14 +7,28 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 #include <vector>
 
-#include "hil/iperf3/exchange.hpp"
 #include "hil/measure/cpu_meter.hpp"
 #include "hil/measure/results.hpp"
 #include "hil/traffic/flow.hpp"
 
 namespace hil::traffic {
+
+// One end's totals of a test, as the two ends exchange them when it ends (iperf3's results
+// exchange carries these; the session converts).
+struct run_totals {
+  measure::cpu_usage cpu;   // this end's process CPU over the test
+  bool tcp_sender = false;  // some stream of this end sends TCP (it has retransmit counts)
+  bool any_sender = false;  // some stream of this end sends
+  struct stream {
+    int id = 0;  // the protocol's stream id
+    measure::stream_totals totals;
+  };
+  std::vector<stream> streams;  // in stream order
+  std::string congestion;       // TCP congestion control of the first stream; empty for UDP
+};
 
 class test_run {
  public:
@@ -42,9 +56,10 @@ class test_run {
   // The first flow error, if any ("stream 3: Connection reset by peer").
   [[nodiscard]] std::string flow_error() const;
   // This side's totals for the results exchange.
-  [[nodiscard]] iperf3::exchange_results local_results() const;
-  // The typed result, merging this side's totals with the peer's.
-  [[nodiscard]] measure::test_result result(const iperf3::exchange_results& remote) const;
+  [[nodiscard]] run_totals local_totals() const;
+  // The typed result, merging this side's totals with the peer's; a stream the peer reported
+  // nothing for gets empty totals and the result an error naming it.
+  [[nodiscard]] measure::test_result result(const run_totals& remote) const;
 
   [[nodiscard]] const measure::test_spec& spec() const noexcept { return spec_; }
   [[nodiscard]] clock::time_point t0() const noexcept { return t0_; }

@@ -151,15 +151,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {
-    hil::bench::sim_layout l;
-    const std::string tag = "b" + std::to_string(::getpid());
-    l.dut_netns = "hilperf-" + tag + "-dut";
-    l.peer_netns = "hilperf-" + tag + "-peer";
-    l.dut_interface = "eth0";
-    l.peer_interface = "pc0";
-    l.dut_ipv4 = "198.18.0.10/24";
-    l.peer_ipv4 = "198.18.0.195/24";
-    l.shape_mbit = 0;  // unshaped: the engines, not the link, are measured
+    // Unshaped: the engines, not the link, are measured.
+    hil::bench::sim_layout l = hil::bench::private_layout("b", "eth0");
     l.peer_mtu = 9000;
     const hil::bench::bench_session bench(l);
     const tool stock{"iperf3", {"iperf3", "-s", "--forceflush"}, "Server listening", "iperf3"};

@@ -22,9 +22,9 @@ int check_complete(const std::filesystem::path& results, const std::filesystem::
                 << " lists no case: the case binaries' discovery failed (see its output)\n";
       return 2;
     }
-    std::vector<hil::report::result_record> records;
+    std::vector<hil::record::case_record> records;
     std::error_code ec;
-    if (std::filesystem::exists(results, ec)) records = hil::report::read_results(results);
+    if (std::filesystem::exists(results, ec)) records = hil::record::read_records(results);
     const auto missing = hil::report::missing_cases(expected, records, since_ms);
     if (missing.empty()) {
       std::cout << "hilperf-report: complete: all " << expected.size()

@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     return check_regressions(reg);
   }
   try {
-    const auto records = hil::report::of_board(hil::report::read_results(file), reg.board);
+    const auto records = hil::record::of_board(hil::record::read_records(file), reg.board);
     if (records.empty()) {
       // A run that recorded nothing did not test anything: never a green report.
       std::cerr << "hilperf-report: " << file
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
       }
       write_output(html, hil::report::render_html(records, model, page));
     }
-    return hil::report::count_failed(records) == 0 ? 0 : 1;
+    return hil::record::count_failed(records) == 0 ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "hilperf-report: " << e.what() << '\n';
     return 2;

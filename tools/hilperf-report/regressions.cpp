@@ -27,7 +27,7 @@ int check_board(const regression_options& o, const fs::path& profile_file,
   }
   if (dir.is_relative() && !o.history) dir = profile_file.parent_path() / dir;
   if (!board.empty()) dir /= board;
-  const auto records = hil::report::of_board(hil::report::read_results(o.results), board);
+  const auto records = hil::record::of_board(hil::record::read_records(o.results), board);
   const auto current = hil::report::run_metrics(records);
   const auto baseline =
       hil::report::load_history(dir, static_cast<std::size_t>(p.history.baseline_runs));

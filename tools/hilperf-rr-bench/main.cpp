@@ -178,18 +178,8 @@ std::vector<std::string> never_ran(const std::vector<row_result>& rows) {
   return missing;
 }
 
-hil::bench::sim_layout bench_layout() {
-  hil::bench::sim_layout l;
-  const std::string tag = "rr" + std::to_string(::getpid());
-  l.dut_netns = "hilperf-" + tag + "-dut";
-  l.peer_netns = "hilperf-" + tag + "-peer";
-  l.dut_interface = "eth0";
-  l.peer_interface = "pc0";
-  l.dut_ipv4 = "198.18.0.10/24";
-  l.peer_ipv4 = "198.18.0.195/24";
-  l.shape_mbit = 0;  // unshaped: the engines, not the link, are measured
-  return l;
-}
+// Unshaped: the engines, not the link, are measured.
+hil::bench::sim_layout bench_layout() { return hil::bench::private_layout("rr", "eth0"); }
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include "hil/iperf3/client.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
 namespace {
@@ -217,9 +218,11 @@ class InteropFault : public ::testing::TestWithParam<side> {};
 TEST_P(InteropFault, APeerKilledMidTestFailsTheClientPromptly) {
   const auto server = start_server(GetParam(), true);
   auto o = quick_client(10s);
+  std::atomic<int> intervals{0};
+  o.on_interval = [&](const hil::measure::interval_sample&) { ++intervals; };
   auto run = std::async(std::launch::async, [&] { return hil::iperf3::run_client(o); });
-  ASSERT_TRUE(server->wait_for_output(GetParam() == side::ours ? "listening" : "Accepted", 5s));
-  std::this_thread::sleep_for(1s);  // mid-test: the test itself lasts 10 s
+  // Mid-test: the first interval of the 10 s test is over.
+  ASSERT_TRUE(hil::test::eventually([&] { return intervals > 0; }, 5s)) << server->output();
   server->signal(SIGKILL);
   ASSERT_EQ(run.wait_for(5s), std::future_status::ready) << "the client must notice within 5 s";
   try {
@@ -233,10 +236,11 @@ TEST_P(InteropFault, APeerKilledMidTestFailsTheClientPromptly) {
 TEST_P(InteropFault, ABusyPeerIsReportedAsBusy) {
   const auto server = start_server(GetParam(), false);
   auto first = quick_client(3s);
+  std::atomic<int> intervals{0};
+  first.on_interval = [&](const hil::measure::interval_sample&) { ++intervals; };
   auto running = std::async(std::launch::async, [&] { return hil::iperf3::run_client(first); });
-  const char* started = GetParam() == side::ours ? "listening" : "Accepted connection";
-  ASSERT_TRUE(server->wait_for_output(started, 5s));
-  std::this_thread::sleep_for(500ms);  // the first test is running now
+  // The first test is running: its first interval is over (2 s of it are left).
+  ASSERT_TRUE(hil::test::eventually([&] { return intervals > 0; }, 5s)) << server->output();
   try {
     hil::iperf3::run_client(quick_client(1s));
     FAIL() << "a second client must be refused while a test runs";
@@ -275,8 +279,8 @@ TEST(OurPeer, AClientVanishingMidTestLeavesThePeerReadyForTheNext) {
   {
     hil::sys::child_process stock({"iperf3", "--forceflush", "-c", peer_address(false), "-p",
                                    std::to_string(port), "-t", "10"});
-    ASSERT_TRUE(stock.wait_for_output("connected to", 5s)) << stock.output();
-    std::this_thread::sleep_for(500ms);
+    // Mid-test: the stock client has printed its first interval.
+    ASSERT_TRUE(stock.wait_for_output("0.00-1.00", 5s)) << stock.output();
     stock.signal(SIGKILL);
     stock.wait(5s);
   }
@@ -334,9 +338,10 @@ TEST(OurClient, AnAbortSendsClientTerminateSoAStockServerIsFreeAtOnce) {
   std::atomic<bool> abort{false};
   auto o = quick_client(30s);
   o.abort = &abort;
+  std::atomic<int> intervals{0};
+  o.on_interval = [&](const hil::measure::interval_sample&) { ++intervals; };
   auto run = std::async(std::launch::async, [&] { return hil::iperf3::run_client(o); });
-  ASSERT_TRUE(server->wait_for_output("Accepted connection", 5s)) << server->output();
-  std::this_thread::sleep_for(500ms);
+  ASSERT_TRUE(hil::test::eventually([&] { return intervals > 0; }, 5s)) << server->output();
   abort = true;
   ASSERT_EQ(run.wait_for(5s), std::future_status::ready);
   EXPECT_THROW(run.get(), std::system_error);

@@ -2,8 +2,6 @@
 // the suite's bench (hp0) or each other's.
 #pragma once
 
-#include <unistd.h>
-
 #include <string>
 
 #include "hil/bench/sim_bench.hpp"
@@ -12,14 +10,7 @@ namespace hil::test {
 
 // A layout named after this process: hilperf-t<pid>-dut / -peer, dut0 <-> pc0.
 inline bench::sim_layout unique_layout() {
-  const std::string tag = "t" + std::to_string(::getpid());
-  bench::sim_layout l;
-  l.dut_netns = "hilperf-" + tag + "-dut";
-  l.peer_netns = "hilperf-" + tag + "-peer";
-  l.dut_interface = "dut0";
-  l.peer_interface = "pc0";
-  l.dut_ipv4 = "198.18.0.10/24";
-  l.peer_ipv4 = "198.18.0.195/24";
+  bench::sim_layout l = bench::private_layout("t", "dut0");
   l.dut_ipv6 = "2001:2::10/64";
   l.peer_ipv6 = "2001:2::195/64";
   l.shape_mbit = 1000;  // a gigabit link, as on a board: timing does not depend on spare CPU

@@ -24,8 +24,8 @@ TEST(CompletenessListing, SuitesTestsParametersAndTwoListingsConcatenated) {
   EXPECT_TRUE(parse_gtest_listing("hilperf: cannot load the profile\n  indented noise\n").empty());
 }
 
-hil::report::result_record rec(const std::string& name, std::int64_t at) {
-  hil::report::result_record r;
+hil::record::case_record rec(const std::string& name, std::int64_t at) {
+  hil::record::case_record r;
   r.case_name = name;
   r.recorded_ms = at;
   return r;
@@ -33,7 +33,7 @@ hil::report::result_record rec(const std::string& name, std::int64_t at) {
 
 TEST(CompletenessMissing, OnlyRecordsOfThisRunCount) {
   const std::vector<std::string> expected{"Link.LinkState", "Link.LinkSpeed", "Link.Duplex"};
-  const std::vector<hil::report::result_record> records{
+  const std::vector<hil::record::case_record> records{
       rec("Link.LinkState", 2000), rec("Link.LinkSpeed", 500) /* an earlier run's */,
       rec("Other.Case", 2100)};
   EXPECT_EQ(missing_cases(expected, records, 1000),

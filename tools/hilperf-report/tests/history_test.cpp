@@ -5,26 +5,38 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <fmt/format.h>
-
 #include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "hil/tests/temp_dir.hpp"
 
 namespace hil::report {
 namespace {
 
-result_record record(const std::string& name, nlohmann::json figures) {
-  result_record r;
+record::case_record passed(const std::string& name, record::figures f) {
+  record::case_record r;
   r.case_name = name;
-  r.pass = true;
-  r.figures = std::move(figures);
+  r.verdict.pass = true;
+  r.measured = std::move(f);
   return r;
 }
 
+record::throughput_figures throughput(double mbps) {
+  record::throughput_figures f;
+  f.direction = "dut_transmits";
+  f.goodput_mbps = mbps;
+  return f;
+}
+
+record::latency_under_load_figures loaded_p99(double us) {
+  record::latency_under_load_figures f;
+  f.loaded.summary.p99_us = us;
+  return f;
+}
+
 std::vector<metric_value> goodput(double mbps) {
-  return run_metrics({record("Direction/TcpThroughput.MeetsLimit/DutTransmits",
-                             {{"goodput_mbps", fmt::format("{:.1f}", mbps)}})});
+  return run_metrics({passed("Direction/TcpThroughput.MeetsLimit/DutTransmits", throughput(mbps))});
 }
 
 std::vector<history_run> runs_of(std::initializer_list<double> values) {
@@ -34,12 +46,15 @@ std::vector<history_run> runs_of(std::initializer_list<double> values) {
 }
 
 TEST(History, HeadlineMetricsAndTheirDirection) {
-  const auto m = run_metrics(
-      {record("Direction/TcpThroughput.MeetsLimit/DutTransmits", {{"goodput_mbps", "941.5"}}),
-       record("Workload/NetperfSuite.Iterations/TCP_RR",
-              {{"test", "TCP_RR"}, {"unit", "trans/s"}, {"average", 12000.5}}),
-       record("LatencyUnderLoad.P99WithinLimit", {{"loaded_latency_us", {{"p99", 8500.0}}}}),
-       record("Link.LinkSpeed", {})});
+  record::netperf_figures rr;
+  rr.test = "TCP_RR";
+  rr.unit = "trans/s";
+  rr.average = 12000.5;
+  const auto m =
+      run_metrics({passed("Direction/TcpThroughput.MeetsLimit/DutTransmits", throughput(941.5)),
+                   passed("Workload/NetperfSuite.Iterations/TCP_RR", rr),
+                   passed("LatencyUnderLoad.P99WithinLimit", loaded_p99(8500.0)),
+                   passed("Link.LinkSpeed", record::link_figures{"eth0"})});
   ASSERT_EQ(m.size(), 4U);
   EXPECT_EQ(m[0].name, "Direction/TcpThroughput.MeetsLimit/DutTransmits goodput");
   EXPECT_DOUBLE_EQ(m[0].value, 941.5);
@@ -55,10 +70,11 @@ TEST(History, HeadlineMetricsAndTheirDirection) {
 
 TEST(History, ExtraAttemptsAreCountedAndShownButNeverARegression) {
   auto with_attempts = [](int a, int b) {
-    auto x = record("Direction/TcpThroughput.MeetsLimit/DutTransmits", {});
-    x.attempts = a;
-    auto y = record("MtuTier/UdpZeroLoss.NoDatagramLost/mtu576", {});
-    y.attempts = b;
+    auto x =
+        passed("Direction/TcpRetransmits.WithinLimitPerInterval", record::retransmit_figures{});
+    x.attempts.resize(a);
+    auto y = passed("MtuTier/UdpZeroLoss.NoDatagramLost/mtu576", record::udp_tier_figures{});
+    y.attempts.resize(b);
     return run_metrics({x, y});
   };
   const auto m = with_attempts(3, 2);
@@ -88,8 +104,7 @@ TEST(History, ATenPercentDropRegressesARiseDoesNot) {
 
 TEST(History, LatencyRegressesUpwards) {
   auto loaded = [](double p99) {
-    return run_metrics(
-        {record("LatencyUnderLoad.P99WithinLimit", {{"loaded_latency_us", {{"p99", p99}}}})});
+    return run_metrics({passed("LatencyUnderLoad.P99WithinLimit", loaded_p99(p99))});
   };
   const std::vector<history_run> baseline{{"a", loaded(1000)}, {"b", loaded(1000)}};
   EXPECT_TRUE(compare_with_history(loaded(1100), baseline, 5.0)[0].regression);
@@ -100,6 +115,22 @@ TEST(History, MetricsWithoutABaselineAreLeftOut) {
   EXPECT_TRUE(compare_with_history(goodput(900), {}, 5.0).empty());
 }
 
+TEST(History, ParallelStreamsAndBothWaysAtOnceHaveTheirOwnNames) {
+  auto parallel = throughput(1800);
+  parallel.streams = 4;
+  auto both = throughput(1700);
+  both.out_mbps = 850;
+  both.in_mbps = 850;
+  const auto m = run_metrics({passed("ParallelStreams.SummedGoodput", parallel),
+                              passed("Bidirectional.BothWaysAtOnce", both)});
+  ASSERT_EQ(m.size(), 4U);
+  EXPECT_EQ(m[0].name, "ParallelStreams.SummedGoodput sum");
+  EXPECT_EQ(m[1].name, "Bidirectional.BothWaysAtOnce out");
+  EXPECT_EQ(m[2].name, "Bidirectional.BothWaysAtOnce in");
+}
+
+// A history kept by an earlier hilperf (schema 1 records, figures named per case) still gives
+// the same metric names, so a board's trend continues across the upgrade.
 TEST(History, StoresAndLoadsTheLastRunsOldestFirst) {
   const hil::test::temp_dir tmp("hilperf-history");
   const auto results = tmp.path() / "hil-results.jsonl";

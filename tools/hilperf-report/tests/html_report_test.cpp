@@ -21,7 +21,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 class HtmlReport : public ::testing::Test {
  protected:
-  std::vector<result_record> records_ = test::recorded_results();
+  std::vector<record::case_record> records_ = test::recorded_results();
   report_model model_ = build_model(records_);
   std::string html_ = render_html(records_, model_, {"Bench <A> & \"B\"", "results.jsonl", {}});
 };

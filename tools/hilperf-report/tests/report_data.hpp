@@ -14,14 +14,14 @@ inline std::string recorded_results_path() {
   return std::string(HIL_REPORT_DATA_DIR) + "/hil-results.jsonl";
 }
 
-inline std::vector<result_record> recorded_results() {
-  return read_results(recorded_results_path());
+inline std::vector<record::case_record> recorded_results() {
+  return record::read_records(recorded_results_path());
 }
 
 // Records from JSON lines given inline.
-inline std::vector<result_record> records_of(const std::string& jsonl) {
+inline std::vector<record::case_record> records_of(const std::string& jsonl) {
   std::istringstream in(jsonl);
-  return parse_results(in, "inline");
+  return record::parse_records(in, "inline");
 }
 
 }  // namespace hil::report::test

@@ -13,7 +13,7 @@ using ::testing::HasSubstr;
 
 class Tables : public ::testing::Test {
  protected:
-  std::vector<result_record> records_ = test::recorded_results();
+  std::vector<record::case_record> records_ = test::recorded_results();
   report_model model_ = build_model(records_);
 };
 
@@ -47,7 +47,7 @@ TEST_F(Tables, NetperfDokuwikiRightAlignsTheNumbers) {
 }
 
 TEST_F(Tables, ChecksMarkdownEscapesRecordedText) {
-  const std::vector<result_record> two(records_.begin() + 2, records_.begin() + 4);
+  const std::vector<record::case_record> two(records_.begin() + 2, records_.begin() + 4);
   EXPECT_EQ(checks_markdown(two),
             "| case | verdict | measured | limit |\n"
             "|:---|:---|:---|:---|\n"
@@ -58,7 +58,7 @@ TEST_F(Tables, ChecksMarkdownEscapesRecordedText) {
 }
 
 TEST_F(Tables, ChecksDokuwikiWrapsMarkupInNowiki) {
-  const std::vector<result_record> two(records_.begin() + 2, records_.begin() + 4);
+  const std::vector<record::case_record> two(records_.begin() + 2, records_.begin() + 4);
   EXPECT_EQ(checks_dokuwiki(two),
             "^ case ^ verdict ^ measured ^ limit ^\n"
             "| Direction/TcpThroughput.MeetsLimit/DutTransmits | pass | 941.2 Mbit/s "

@@ -1,0 +1,59 @@
+#include "hil/record/case_record.hpp"
+
+namespace hil::record {
+namespace {
+
+// Each alternative's kind name; the overloads are picked by std::visit.
+constexpr std::string_view name_of(const std::monostate& /*none*/) { return "none"; }
+constexpr std::string_view name_of(const throughput_figures& /*f*/) { return "throughput"; }
+constexpr std::string_view name_of(const retransmit_figures& /*f*/) { return "retransmits"; }
+constexpr std::string_view name_of(const udp_tier_figures& /*f*/) { return "udp_tier"; }
+constexpr std::string_view name_of(const datagram_count_figures& /*f*/) {
+  return "datagram_counts";
+}
+constexpr std::string_view name_of(const netperf_figures& /*f*/) { return "netperf"; }
+constexpr std::string_view name_of(const latency_under_load_figures& /*f*/) {
+  return "latency_under_load";
+}
+constexpr std::string_view name_of(const icmp_latency_figures& /*f*/) { return "icmp_latency"; }
+constexpr std::string_view name_of(const link_figures& /*f*/) { return "link"; }
+
+}  // namespace
+
+std::string_view kind_name(const figures& f) {
+  return std::visit([](const auto& alternative) { return name_of(alternative); }, f);
+}
+
+std::optional<double> verdict_record::margin() const {
+  if (!observed_value || !limit_value) return std::nullopt;
+  switch (bound) {
+    case measure::bound::at_least:
+      return *observed_value - *limit_value;
+    case measure::bound::at_most:
+      return *limit_value - *observed_value;
+    case measure::bound::none:
+      break;
+  }
+  return std::nullopt;
+}
+
+verdict_record to_verdict_record(const measure::verdict& v) {
+  return verdict_record{v.pass,           v.check,       v.observed, v.limit,      v.cause,
+                        v.observed_value, v.limit_value, v.unit,     v.limit_bound};
+}
+
+int case_record::attempt_count() const {
+  return attempts.empty() ? 1 : static_cast<int>(attempts.size());
+}
+
+std::optional<double> case_record::cpu_pressure_percent() const {
+  if (attempts.empty()) return std::nullopt;
+  return attempts.back().cpu_pressure_percent;
+}
+
+std::optional<double> case_record::other_cpu_percent() const {
+  if (attempts.empty()) return std::nullopt;
+  return attempts.back().other_cpu_percent;
+}
+
+}  // namespace hil::record

@@ -1,0 +1,253 @@
+#include "hil/record/figures_json.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "hil/record/json_reader.hpp"
+
+namespace hil::record::detail {
+namespace {
+
+using json = nlohmann::json;
+
+json rounded_list(const std::vector<double>& values, int decimals) {
+  json out = json::array();
+  for (const double v : values) out.push_back(rounded(v, decimals));
+  return out;
+}
+
+// Each alternative's JSON; the overloads are picked by std::visit.
+json to_json_of(const std::monostate& /*none*/) { return json::object(); }
+
+json to_json_of(const throughput_figures& f) {
+  json j{{"protocol", f.protocol},
+         {"direction", f.direction},
+         {"dut_role", f.dut_role},
+         {"ip_version", f.ip_version},
+         {"streams", f.streams},
+         {"goodput_mbps", rounded(f.goodput_mbps, 1)},
+         {"interval_mbps", rounded_list(f.interval_mbps, 1)}};
+  if (f.out_mbps) j["out_mbps"] = rounded(*f.out_mbps, 1);
+  if (f.in_mbps) j["in_mbps"] = rounded(*f.in_mbps, 1);
+  return j;
+}
+
+json to_json_of(const retransmit_figures& f) {
+  return {{"retransmits_per_interval", f.retransmits_per_interval}};
+}
+
+json to_json_of(const udp_tier_figures& f) {
+  return {{"mtu", f.mtu},
+          {"ip_version", f.ip_version},
+          {"payload_bytes", f.payload_bytes},
+          {"datagrams_sent", f.datagrams_sent},
+          {"highest_sequence_received", f.highest_sequence_received},
+          {"lost", f.lost},
+          {"jitter_ms", rounded(f.jitter_ms, 3)}};
+}
+
+json to_json_of(const datagram_count_figures& f) {
+  json tiers = json::array();
+  for (const auto& t : f.tiers) {
+    tiers.push_back({{"mtu", t.mtu},
+                     {"payload_bytes", t.payload_bytes},
+                     {"datagrams", t.datagrams},
+                     {"expected", rounded(t.expected, 1)}});
+  }
+  return {
+      {"rate_mbps", rounded(f.rate_mbps, 3)}, {"seconds", rounded(f.seconds, 3)}, {"tiers", tiers}};
+}
+
+json to_json_of(const netperf_figures& f) {
+  json j{{"test", f.test},
+         {"unit", f.unit},
+         {"iterations", rounded_list(f.iterations, 1)},
+         {"ci_width_percent", rounded(f.ci_width_percent, 2)},
+         {"confidence_met", f.confidence_met}};
+  if (f.average) j["average"] = rounded(*f.average, 1);
+  if (f.ci_half_width) j["ci_half_width"] = rounded(*f.ci_half_width, 1);
+  if (f.confidence_level_percent) {
+    j["confidence_level_percent"] = rounded(*f.confidence_level_percent, 1);
+  }
+  if (f.latency) j["latency"] = latency_to_json(*f.latency);
+  json intervals = json::array();
+  for (const auto& iteration : f.interval_mbps) intervals.push_back(rounded_list(iteration, 1));
+  j["iteration_interval_mbps"] = intervals;
+  return j;
+}
+
+json to_json_of(const latency_under_load_figures& f) {
+  return {{"idle", latency_to_json(f.idle)},
+          {"loaded", latency_to_json(f.loaded)},
+          {"load_up_mbps", rounded(f.load_up_mbps, 1)},
+          {"load_down_mbps", rounded(f.load_down_mbps, 1)},
+          {"load_streams", f.load_streams}};
+}
+
+json to_json_of(const icmp_latency_figures& f) {
+  return {{"sent", f.sent}, {"received", f.received}, {"latency", latency_to_json(f.latency)}};
+}
+
+json to_json_of(const link_figures& f) { return {{"interface", f.interface}}; }
+
+throughput_figures throughput_of(const object_reader& r) {
+  throughput_figures f;
+  f.protocol = r.get<std::string>("protocol");
+  f.direction = r.get<std::string>("direction");
+  f.dut_role = r.get<std::string>("dut_role");
+  f.ip_version = r.get<int>("ip_version");
+  f.streams = r.get<int>("streams");
+  f.goodput_mbps = r.get<double>("goodput_mbps");
+  f.out_mbps = r.optional<double>("out_mbps");
+  f.in_mbps = r.optional<double>("in_mbps");
+  f.interval_mbps = r.list<double>("interval_mbps");
+  return f;
+}
+
+udp_tier_figures udp_tier_of(const object_reader& r) {
+  udp_tier_figures f;
+  f.mtu = r.get<int>("mtu");
+  f.ip_version = r.get<int>("ip_version");
+  f.payload_bytes = r.get<std::int64_t>("payload_bytes");
+  f.datagrams_sent = r.get<std::int64_t>("datagrams_sent");
+  f.highest_sequence_received = r.get<std::int64_t>("highest_sequence_received");
+  f.lost = r.get<std::int64_t>("lost");
+  f.jitter_ms = r.get<double>("jitter_ms");
+  return f;
+}
+
+datagram_count_figures datagram_counts_of(const object_reader& r) {
+  datagram_count_figures f;
+  f.rate_mbps = r.get<double>("rate_mbps");
+  f.seconds = r.get<double>("seconds");
+  const json* tiers = r.find("tiers");
+  if (tiers == nullptr || !tiers->is_array()) {
+    throw record_error(r.name("tiers") + ": missing or not an array");
+  }
+  for (std::size_t i = 0; i < tiers->size(); ++i) {
+    const object_reader t((*tiers)[i], r.name("tiers") + "[" + std::to_string(i) + "]");
+    f.tiers.push_back({t.get<int>("mtu"), t.get<std::int64_t>("payload_bytes"),
+                       t.get<std::int64_t>("datagrams"), t.get<double>("expected")});
+  }
+  return f;
+}
+
+netperf_figures netperf_of(const object_reader& r) {
+  netperf_figures f;
+  f.test = r.get<std::string>("test");
+  f.unit = r.get<std::string>("unit");
+  f.iterations = r.list<double>("iterations");
+  f.average = r.optional<double>("average");
+  f.ci_half_width = r.optional<double>("ci_half_width");
+  f.confidence_level_percent = r.optional<double>("confidence_level_percent");
+  f.ci_width_percent = r.get<double>("ci_width_percent");
+  f.confidence_met = r.get<bool>("confidence_met");
+  if (const json* l = r.find("latency")) f.latency = latency_from_json(*l, r.name("latency"));
+  if (const json* intervals = r.find("iteration_interval_mbps")) {
+    const std::string key = r.name("iteration_interval_mbps");
+    if (!intervals->is_array()) object_reader::fail_at(key, *intervals, "an array");
+    for (std::size_t i = 0; i < intervals->size(); ++i) {
+      const std::string where = key + "[" + std::to_string(i) + "]";
+      const json& iteration = (*intervals)[i];
+      if (!iteration.is_array()) object_reader::fail_at(where, iteration, "an array");
+      std::vector<double> values;
+      for (const auto& v : iteration) values.push_back(object_reader::as<double>(v, where));
+      f.interval_mbps.push_back(std::move(values));
+    }
+  }
+  return f;
+}
+
+latency_under_load_figures latency_under_load_of(const object_reader& r) {
+  latency_under_load_figures f;
+  const json* idle = r.find("idle");
+  const json* loaded = r.find("loaded");
+  if (idle == nullptr || loaded == nullptr) {
+    throw record_error(r.name(idle == nullptr ? "idle" : "loaded") + ": missing");
+  }
+  f.idle = latency_from_json(*idle, r.name("idle"));
+  f.loaded = latency_from_json(*loaded, r.name("loaded"));
+  f.load_up_mbps = r.get<double>("load_up_mbps");
+  f.load_down_mbps = r.get<double>("load_down_mbps");
+  f.load_streams = r.get<int>("load_streams");
+  return f;
+}
+
+icmp_latency_figures icmp_latency_of(const object_reader& r) {
+  icmp_latency_figures f;
+  f.sent = r.get<std::int64_t>("sent");
+  f.received = r.get<std::int64_t>("received");
+  const json* l = r.find("latency");
+  if (l == nullptr) throw record_error(r.name("latency") + ": missing");
+  f.latency = latency_from_json(*l, r.name("latency"));
+  return f;
+}
+
+}  // namespace
+
+double rounded(double x, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(x * scale) / scale;
+}
+
+json latency_to_json(const latency_distribution& d) {
+  const auto& s = d.summary;
+  json cdf = json::array();
+  for (const auto& [us, fraction] : d.cdf) cdf.push_back({rounded(us, 1), rounded(fraction, 5)});
+  return {{"count", s.count},
+          {"min_us", rounded(s.min_us, 1)},
+          {"mean_us", rounded(s.mean_us, 1)},
+          {"p50_us", rounded(s.p50_us, 1)},
+          {"p90_us", rounded(s.p90_us, 1)},
+          {"p99_us", rounded(s.p99_us, 1)},
+          {"p999_us", rounded(s.p999_us, 1)},
+          {"max_us", rounded(s.max_us, 1)},
+          {"cdf", cdf}};
+}
+
+latency_distribution latency_from_json(const json& j, const std::string& path) {
+  const object_reader r(j, path);
+  latency_distribution d;
+  d.summary.count = r.get<std::uint64_t>("count");
+  d.summary.min_us = r.get<double>("min_us");
+  d.summary.mean_us = r.get<double>("mean_us");
+  d.summary.p50_us = r.get<double>("p50_us");
+  d.summary.p90_us = r.get<double>("p90_us");
+  d.summary.p99_us = r.get<double>("p99_us");
+  d.summary.p999_us = r.get<double>("p999_us");
+  d.summary.max_us = r.get<double>("max_us");
+  if (const json* cdf = r.find("cdf")) {
+    if (!cdf->is_array()) object_reader::fail_at(r.name("cdf"), *cdf, "an array");
+    for (const auto& p : *cdf) {
+      if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number()) {
+        object_reader::fail_at(r.name("cdf"), p, "[microseconds, fraction] pairs");
+      }
+      d.cdf.emplace_back(p[0].get<double>(), p[1].get<double>());
+    }
+  }
+  return d;
+}
+
+json figures_to_json(const figures& f) {
+  return std::visit([](const auto& alternative) { return to_json_of(alternative); }, f);
+}
+
+figures figures_from_json(std::string_view kind, const json* j) {
+  if (kind == "none") return std::monostate{};
+  if (j == nullptr) throw record_error("figures: missing for kind " + std::string(kind));
+  const object_reader r(*j, "figures");
+  if (kind == "throughput") return throughput_of(r);
+  if (kind == "retransmits") {
+    return retransmit_figures{r.list<std::int64_t>("retransmits_per_interval")};
+  }
+  if (kind == "udp_tier") return udp_tier_of(r);
+  if (kind == "datagram_counts") return datagram_counts_of(r);
+  if (kind == "netperf") return netperf_of(r);
+  if (kind == "latency_under_load") return latency_under_load_of(r);
+  if (kind == "icmp_latency") return icmp_latency_of(r);
+  if (kind == "link") return link_figures{r.get<std::string>("interface")};
+  throw record_error("kind: \"" + std::string(kind) +
+                     "\" is not a kind this hilperf knows (a newer version wrote it?)");
+}
+
+}  // namespace hil::record::detail

@@ -1,0 +1,232 @@
+// Typed case records (hil/record): every kind survives its JSON line unchanged, a field has one
+// type whatever the case, reading is strict and names the field, the JUnit properties are the
+// JSON line's own values, and a margin says how far from the limit a verdict was.
+#include "hil/record/record_json.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "hil/record/headline.hpp"
+#include "hil/record/record_file.hpp"
+
+namespace hil::record {
+namespace {
+
+using ::testing::HasSubstr;
+
+latency_distribution some_latency() {
+  latency_distribution d;
+  d.summary = {1000, 20.5, 30.1, 29.0, 35.2, 60.7, 90.3, 120.9};
+  d.cdf = {{20.5, 0.001}, {29.0, 0.5}, {120.9, 1.0}};
+  return d;
+}
+
+// One record of every kind, as the cases fill them.
+std::vector<figures> every_kind() {
+  throughput_figures t;
+  t.direction = "both";
+  t.goodput_mbps = 1700.4;
+  t.out_mbps = 850.2;
+  t.in_mbps = 850.2;
+  t.interval_mbps = {849.9, 850.3};
+  netperf_figures rr;
+  rr.test = "TCP_RR";
+  rr.unit = "trans/s";
+  rr.iterations = {25000.1, 25100.2, 24900.3};
+  rr.average = 25000.2;
+  rr.ci_half_width = 120.4;
+  rr.ci_width_percent = 0.96;
+  rr.confidence_met = true;
+  rr.latency = some_latency();
+  netperf_figures stream;
+  stream.test = "TCP_STREAM";
+  stream.unit = "Mbit/s";
+  stream.iterations = {941.0};
+  stream.average = 941.0;
+  stream.interval_mbps = {{940.9, 941.1}};
+  return {
+      std::monostate{},
+      t,
+      retransmit_figures{{0, 3, 1}},
+      udp_tier_figures{1500, 4, 1472, 42459, 42459, 0, 0.012},
+      datagram_count_figures{100, 5, {{576, 548, 114036, 114051.1}, {1500, 1472, 42452, 42459.2}}},
+      rr,
+      stream,
+      latency_under_load_figures{some_latency(), some_latency(), 452.1, 460.3, 4},
+      icmp_latency_figures{500, 500, some_latency()},
+      link_figures{"eth0"}};
+}
+
+case_record record_of(figures f) {
+  case_record r;
+  r.case_name = "Suite.Case";
+  r.time = "2026-12-01T02:00:00Z";
+  r.started_ms = 1764554400000;
+  r.recorded_ms = 1764554405000;
+  r.verdict = {true, "Check", "1 thing", ">= 0 things",           "",
+               1.0,  0.0,     "things",  measure::bound::at_least};
+  r.measured = std::move(f);
+  return r;
+}
+
+TEST(RecordJson, EveryKindSurvivesItsJsonLine) {
+  for (const auto& f : every_kind()) {
+    const auto r = record_of(f);
+    const auto j = to_json(r);
+    EXPECT_EQ(j.at("schema"), schema_version);
+    EXPECT_EQ(j.at("kind"), std::string(kind_name(f)));
+    const auto back = from_json(nlohmann::json::parse(j.dump()));
+    EXPECT_EQ(to_json(back), j) << kind_name(f);
+    EXPECT_EQ(back.measured.index(), f.index()) << kind_name(f);
+  }
+}
+
+// A JSON value's shape: its type, and for an array the shape of its first element
+// ("array of array of number"); integers of either sign are one type.
+std::string shape(const nlohmann::json& v) {
+  if (v.is_array()) return v.empty() ? "array" : "array of " + shape(v.front());
+  if (v.is_number_integer()) return "integer";
+  return v.type_name();
+}
+
+// The point of typed records: a field name means one JSON shape in every record that has it.
+TEST(RecordJson, AFieldHasOneShapeInEveryKind) {
+  std::map<std::string, std::string> seen;
+  for (const auto& f : every_kind()) {
+    for (const auto& [key, value] : to_json(record_of(f)).at("figures").items()) {
+      if (value.is_array() && value.empty()) continue;  // no element to compare
+      const auto [it, inserted] = seen.emplace(key, shape(value));
+      EXPECT_TRUE(inserted || it->second == shape(value))
+          << key << " is " << shape(value) << " in " << kind_name(f) << ", " << it->second
+          << " elsewhere";
+    }
+  }
+}
+
+TEST(RecordJson, MarginIsOnThePassingSideOfTheBound) {
+  verdict_record v{true,     "TcpThroughput",         "", "", "", 941.5, 940.0,
+                   "Mbit/s", measure::bound::at_least};
+  EXPECT_DOUBLE_EQ(*v.margin(), 1.5);
+  v.bound = measure::bound::at_most;  // e.g. a p99: 941.5 against at most 940 is 1.5 beyond
+  EXPECT_DOUBLE_EQ(*v.margin(), -1.5);
+  v.bound = measure::bound::none;
+  EXPECT_FALSE(v.margin().has_value());
+  EXPECT_EQ(to_json(record_of(std::monostate{})).at("margin"), 1.0);
+}
+
+TEST(RecordJson, ReadingNamesTheFieldOfTheWrongType) {
+  auto j = to_json(record_of(udp_tier_figures{1500, 4, 1472, 42459, 42459, 0, 0.012}));
+  j["figures"]["lost"] = "0";
+  try {
+    (void)from_json(j);
+    FAIL() << "a string where the schema has an integer was read";
+  } catch (const record_error& e) {
+    EXPECT_STREQ(e.what(), "figures.lost: string, expected an integer");
+  }
+  j = to_json(record_of(std::monostate{}));
+  j.erase("pass");
+  EXPECT_THROW((void)from_json(j), record_error);
+}
+
+TEST(RecordJson, AnUnknownKindOrANewerSchemaIsRefusedClearly) {
+  auto j = to_json(record_of(std::monostate{}));
+  j["kind"] = "rfc9999";
+  EXPECT_THROW((void)from_json(j), record_error);
+  j = to_json(record_of(std::monostate{}));
+  j["schema"] = schema_version + 1;
+  try {
+    (void)from_json(j);
+    FAIL() << "a newer schema was read";
+  } catch (const record_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("a newer hilperf-report reads it"));
+  }
+}
+
+TEST(RecordJson, ASkippedRecordKeepsItsReason) {
+  case_record r;
+  r.case_name = "MtuTier/UdpZeroLoss.NoDatagramLost/mtu9000";
+  r.skipped = true;
+  r.reason = "jumbo tier 9000 is off";
+  const auto back = from_json(to_json(r));
+  EXPECT_TRUE(back.skipped);
+  EXPECT_EQ(back.reason, r.reason);
+  EXPECT_FALSE(to_json(r).contains("pass")) << "a skip is not a verdict";
+}
+
+TEST(RecordJson, JUnitPropertiesAreTheJsonLinesValues) {
+  auto r = record_of(udp_tier_figures{576, 4, 548, 114036, 114036, 0, 0.0123456});
+  r.verdict.observed_value = 0.12345678;
+  r.counters = counter_record{{{"rx_packets", 114036}, {"rx_dropped", 2}}, false, "rx_dropped +2"};
+  attempt_record a;
+  a.cpu_pressure_percent = 31.04;
+  a.other_cpu_percent = 80.4;
+  r.attempts = {a};
+  r.attempts_summary = "1 attempt, disturbed";
+  const auto j = to_json(r);
+  std::map<std::string, std::string> p;
+  for (const auto& [key, value] : junit_properties(r)) p[key] = value;
+  EXPECT_EQ(p.at("observed_value"), j.at("observed_value").dump());
+  EXPECT_EQ(p.at("observed_value"), "0.123");
+  EXPECT_EQ(p.at("jitter_ms"), j.at("figures").at("jitter_ms").dump());
+  EXPECT_EQ(p.at("cpu_pressure_percent"), "31.0");
+  EXPECT_EQ(p.at("attempt_count"), "1");
+  EXPECT_EQ(p.at("counter_rx_dropped"), "2");
+  EXPECT_EQ(p.at("counter_errors"), "rx_dropped +2");
+  EXPECT_EQ(p.at("kind"), "udp_tier");
+  EXPECT_EQ(p.at("margin"), j.at("margin").dump());
+}
+
+TEST(RecordJson, HeadlineFiguresComeFromTheKind) {
+  throughput_figures t;
+  t.goodput_mbps = 941.5;
+  auto r = record_of(t);
+  const auto h = headline_figures(r);
+  ASSERT_EQ(h.size(), 1U);
+  EXPECT_EQ(h[0].name, "Suite.Case goodput");
+  EXPECT_TRUE(h[0].higher_is_better);
+  r.skipped = true;
+  EXPECT_TRUE(headline_figures(r).empty());
+  EXPECT_TRUE(headline_figures(record_of(udp_tier_figures{})).empty());
+}
+
+// Schema 1, the untyped layout: kinds told from the keys, numbers as strings accepted.
+TEST(RecordJson, SchemaOneRecordsAreRead) {
+  std::istringstream in(
+      R"({"case":"Direction/TcpThroughput.MeetsLimit/DutTransmits","pass":true,"check":"x",)"
+      R"("figures":{"goodput_mbps":"941.2","interval_mbps":[940.8,941.3]}})"
+      "\n"
+      R"({"case":"ParallelStreams.SummedGoodput","pass":true,"figures":{"sum_mbps":1880.1,)"
+      R"("streams":4}})"
+      "\n"
+      R"({"case":"IcmpLatency.NoLossAndPercentiles","pass":true,"figures":{"latency_us":)"
+      R"({"count":500,"p99":80.0},"latency_cdf":[[20.0,0.5],[80.0,1.0]]}})"
+      "\n");
+  const auto records = parse_records(in, "inline");
+  ASSERT_EQ(records.size(), 3U);
+  EXPECT_EQ(records[0].schema, 1);
+  EXPECT_DOUBLE_EQ(records[0].figures_as<throughput_figures>()->goodput_mbps, 941.2);
+  EXPECT_EQ(records[1].figures_as<throughput_figures>()->streams, 4);
+  EXPECT_EQ(headline_figures(records[1]).at(0).name, "ParallelStreams.SummedGoodput sum");
+  const auto* icmp = records[2].figures_as<icmp_latency_figures>();
+  ASSERT_NE(icmp, nullptr);
+  EXPECT_DOUBLE_EQ(icmp->latency.summary.p99_us, 80.0);
+  EXPECT_EQ(icmp->latency.cdf.size(), 2U);
+}
+
+TEST(RecordJson, ALineOfTheWrongShapeNamesItsFileLineAndField) {
+  std::istringstream in(R"({"schema":2,"case":"A.B","kind":"none","check":1})"
+                        "\n");
+  try {
+    (void)parse_records(in, "results.jsonl");
+    FAIL() << "a number where the schema has a string was read";
+  } catch (const results_format_error& e) {
+    EXPECT_EQ(e.line(), 1U);
+    EXPECT_THAT(e.what(), HasSubstr("results.jsonl:1: check: number, expected a string"));
+  }
+}
+
+}  // namespace
+}  // namespace hil::record
