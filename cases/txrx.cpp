@@ -11,8 +11,8 @@
 #include "fixtures/attempts.hpp"
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/bench/peer.hpp"
-#include "hil/iperf3/server.hpp"
 #include "hil/measure/traffic_checks.hpp"
+#include "hil/session/iperf3_server.hpp"
 #include "hil/sys/child_process.hpp"
 
 namespace {
@@ -51,13 +51,13 @@ class TxRx : public hil::fixtures::traffic_test, public ::testing::WithParamInte
   std::optional<hil::measure::test_result> serve_one(const txrx_case& c) {
     const auto& p = ctx().profile;
     const std::string dut_ip = p.dut.ipv4.substr(0, p.dut.ipv4.find('/'));
-    hil::iperf3::server_options o;
+    hil::session::server_options o;
     o.bind_address = dut_ip;
     o.port = 0;  // any free port: nothing else may be assumed free on a DUT
     o.one_off = true;
     std::optional<hil::measure::test_result> result;
     o.on_result = [&](const hil::measure::test_result& r) { result = r; };
-    hil::iperf3::server server(o);
+    hil::session::server server(o);
     auto serving = std::async(std::launch::async, [&] { return server.run(); });
     const std::string client_command = fmt::format("iperf3 -c {} -p {} -t {} -J", dut_ip,
                                                    server.port(), p.durations().txrx_seconds) +

@@ -1,7 +1,8 @@
 // The hilperf extension, version 1: netperf's request/response workloads (TCP_RR, TCP_CRR, UDP_RR,
 // optionally under RRUL load) negotiated on an ordinary iperf3 control connection, so one port and
-// one peer serve both. Pure functions over JSON text; the state machines are workload_client.cpp
-// and server.cpp. The protocol is described in full in docs/hilperf-extension.md.
+// one peer serve both. Pure functions over JSON text; the state machines are
+// hil/session/workload_client.cpp and iperf3_server.cpp. The protocol is described in full in
+// docs/hilperf-extension.md.
 //
 //   client                                                      hilperf-peer
 //     | --- TCP connect, cookie -------------------------------------> |

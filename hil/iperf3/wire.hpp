@@ -71,7 +71,8 @@ enum class state : std::int8_t {
 inline constexpr std::size_t cookie_size = 37;
 
 // A cookie as iperf3 writes it: 36 chars of "abcdefghijklmnopqrstuvwxyz234567" then '\0'.
-// Deterministic in seed; callers seed from std::random_device and log the seed.
+// Deterministic in seed; callers seed it from std::random_device and report the cookie itself
+// (-J start.cookie, the case log), which is what identifies the test on both ends.
 [[nodiscard]] std::string make_cookie(std::uint64_t seed);
 
 // True when bytes is exactly a cookie: 37 bytes, 36 alphabet chars, then NUL.

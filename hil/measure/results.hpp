@@ -93,6 +93,9 @@ struct test_result {
   std::string remote_host;  // what -c named, or the accepted client's address
   int remote_port = 0;
   std::string cookie;
+  // The payloads this end sent: stream id's flow fills its blocks from payload_seed + id
+  // (hil/traffic/flow.hpp). Printed in the case log beside the cookie, so a capture can be checked.
+  std::uint64_t payload_seed = 0;
   std::chrono::system_clock::time_point started;
   std::vector<stream_endpoint> connected;
   int tcp_mss = 0;  // control connection MSS (iperf3 start.tcp_mss_default)

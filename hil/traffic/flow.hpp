@@ -39,7 +39,9 @@ struct flow_config {
   std::uint64_t block_limit = 0;  // sender stops after this many blocks (-k), 0 = none
   // UDP: the protocol's datagram header (required for UDP flows, unused by TCP ones).
   std::shared_ptr<const datagram_format> datagrams;
-  std::uint64_t payload_seed = 0;  // seeds the random payload (printed by callers in debug)
+  // Seeds the random payload: random_block(block_len, payload_seed) is every block this flow
+  // sends, so a payload seen in a capture can be rebuilt (test_result::payload_seed).
+  std::uint64_t payload_seed = 0;
 };
 
 // A consistent copy of a flow's counters.

@@ -106,9 +106,17 @@ class rrul_load {
                                                 measure::workload_name(spec.kind), done + 1, why));
 }
 
+// Counts one completed transaction that took `took`.
+void completed(measure::rr_result& r, clock::duration took, const rr_progress& progress) {
+  r.latency.record(took);
+  ++r.transactions;
+  if (progress) progress(r.transactions);
+}
+
 // TCP_RR: one connection, one transaction after the other until the deadline.
 void tcp_rr(const measure::rr_spec& spec, const socket_address& to,
-            const connection_hello& greeting, clock::time_point end, measure::rr_result& r) {
+            const connection_hello& greeting, clock::time_point end, measure::rr_result& r,
+            const rr_progress& progress) {
   auto fd = connect_tcp(to, spec.bind_device, connect_timeout, spec.response_timeout);
   const auto hello = greeting.encode(rr_connection::rr);
   write_all(fd.get(), hello.data(), hello.size());
@@ -119,8 +127,7 @@ void tcp_rr(const measure::rr_spec& spec, const socket_address& to,
       write_all(fd.get(), request.data(), request.size());
       read_exact(fd.get(), response.data(), response.size());
       const auto done = clock::now();
-      r.latency.record(done - now);
-      ++r.transactions;
+      completed(r, done - now, progress);
       now = done;
     }
   } catch (const std::system_error& e) {
@@ -131,7 +138,8 @@ void tcp_rr(const measure::rr_spec& spec, const socket_address& to,
 // TCP_CRR: connect, hello + request, response, the peer's close; one connection per transaction,
 // timed like netperf's from before connect() to the end of the connection.
 void tcp_crr(const measure::rr_spec& spec, const socket_address& to,
-             const connection_hello& greeting, clock::time_point end, measure::rr_result& r) {
+             const connection_hello& greeting, clock::time_point end, measure::rr_result& r,
+             const rr_progress& progress) {
   const auto hello = greeting.encode(rr_connection::crr);
   std::vector<char> request(hello.begin(), hello.end());
   request.resize(hello.size() + spec.request_size, 'q');
@@ -149,8 +157,7 @@ void tcp_crr(const measure::rr_spec& spec, const socket_address& to,
       }
       fd.reset();
       const auto done = clock::now();
-      r.latency.record(done - now);
-      ++r.transactions;
+      completed(r, done - now, progress);
       now = done;
     }
   } catch (const std::system_error& e) {
@@ -160,7 +167,7 @@ void tcp_crr(const measure::rr_spec& spec, const socket_address& to,
 
 // UDP_RR: one datagram each way per transaction; an unanswered request counts as lost.
 void udp_rr(const measure::rr_spec& spec, const socket_address& to, clock::time_point end,
-            measure::rr_result& r) {
+            measure::rr_result& r, const rr_progress& progress) {
   sys::unique_fd fd(::socket(to.family(), SOCK_DGRAM | SOCK_CLOEXEC, 0));
   if (!fd) sys::throw_last_errno("opening a UDP socket");
   if (!spec.bind_device.empty()) bind_to_device(fd.get(), spec.bind_device);
@@ -201,9 +208,7 @@ void udp_rr(const measure::rr_spec& spec, const socket_address& to, clock::time_
       }
       if (n < 0) sys::throw_last_errno("UDP_RR: receiving from " + to.to_string());
       if (std::memcmp(response.data(), &seq, tag) != 0) continue;  // a late answer
-      const auto done = clock::now();
-      r.latency.record(done - now);
-      ++r.transactions;
+      completed(r, clock::now() - now, progress);
       unanswered = 0;
       break;
     }
@@ -214,7 +219,8 @@ void udp_rr(const measure::rr_spec& spec, const socket_address& to, clock::time_
 }  // namespace
 
 measure::rr_result run_rr(const measure::rr_spec& spec, const socket_address& tcp,
-                          const socket_address& udp, const connection_hello& hello) {
+                          const socket_address& udp, const connection_hello& hello,
+                          const rr_progress& progress) {
   measure::rr_result r;
   r.spec = spec;
   std::optional<rrul_load> load;
@@ -232,13 +238,13 @@ measure::rr_result run_rr(const measure::rr_spec& spec, const socket_address& tc
   const auto end = start + spec.duration;
   switch (spec.kind) {
     case measure::workload::tcp_rr:
-      tcp_rr(spec, tcp, hello, end, r);
+      tcp_rr(spec, tcp, hello, end, r, progress);
       break;
     case measure::workload::tcp_crr:
-      tcp_crr(spec, tcp, hello, end, r);
+      tcp_crr(spec, tcp, hello, end, r, progress);
       break;
     case measure::workload::udp_rr:
-      udp_rr(spec, udp, end, r);
+      udp_rr(spec, udp, end, r, progress);
       break;
     default:
       throw std::invalid_argument(

@@ -1,5 +1,5 @@
 // hilperf-peer: the server; accepts stock iperf3 clients and hilperf, one test at a time.
-// A thin main over hil::iperf3::server. Prints "hilperf-peer: listening on port N" once ready
+// A thin main over hil::session::server. Prints "hilperf-peer: listening on port N" once ready
 // (tests and fixtures wait for that line), then one line per test.
 // Exit codes: 0 stopped normally, 1 cannot serve (port in use, …), 2 bad usage.
 #include <pthread.h>
@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
-#include "hil/iperf3/server.hpp"
+#include "hil/session/iperf3_server.hpp"
 
 namespace {
 
@@ -29,7 +29,7 @@ void log_line(const std::string& line) {
 int main(int argc, char** argv) {
   CLI::App app("hilperf-peer: iperf3-compatible server (stock iperf3 clients and hilperf)");
   app.set_version_flag("--version", "hilperf-peer " HIL_VERSION " (iperf3 3.12 compatible)");
-  hil::iperf3::server_options o;
+  hil::session::server_options o;
   bool server_flag = false;
   int idle_timeout = 0;
   app.add_flag("-s,--server", server_flag,
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   try {
-    hil::iperf3::server server(o);
+    hil::session::server server(o);
     log_line(fmt::format("listening on port {}", server.port()));
     std::thread([&] {
       int sig = 0;

@@ -1,4 +1,4 @@
-// hilperf: the client, with iperf3's flags. A thin main over hil::iperf3::run_client
+// hilperf: the client, with iperf3's flags. A thin main over hil::session::run_client
 // (docs/code-style.md rule 1): options.hpp declares and checks the command line; --workload runs
 // netperf's request/response tests against a hilperf-peer (workload_mode.hpp). Works against a
 // stock `iperf3 -s` and against hilperf-peer.
@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
-#include "hil/iperf3/client.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/report/iperf3_text.hpp"
+#include "hil/session/iperf3_client.hpp"
 #include "options.hpp"
 #include "workload_mode.hpp"
 
@@ -30,7 +30,7 @@ void print_json(const hil::measure::test_result& r) {
 }
 
 // One iperf3 test, printed as iperf3 prints it (or as -J JSON). Returns the exit code.
-int run_iperf3(hil::iperf3::client_options o, bool json) {
+int run_iperf3(hil::session::client_options o, bool json) {
   o.abort = &interrupted;
   ::signal(SIGINT, on_signal);
   ::signal(SIGTERM, on_signal);
@@ -42,7 +42,7 @@ int run_iperf3(hil::iperf3::client_options o, bool json) {
   }
   hil::measure::test_result r;
   try {
-    r = hil::iperf3::run_client(o);
+    r = hil::session::run_client(o);
   } catch (const std::exception& e) {
     if (!json) {
       std::cerr << "hilperf: error - " << e.what() << '\n';

@@ -139,7 +139,7 @@ run_request to_request(const raw_options& raw) {
   run_request req;
   req.json = raw.json;
   if (!raw.workload.empty()) {
-    hil::iperf3::workload_options w;
+    hil::session::workload_options w;
     w.host = raw.client.host;
     w.port = raw.client.port;
     w.spec.kind = *hil::measure::workload_from_name(raw.workload);

@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "hil/iperf3/client.hpp"
-#include "hil/iperf3/workload_client.hpp"
+#include "hil/session/iperf3_client.hpp"
+#include "hil/session/workload_client.hpp"
 
 namespace hilperf {
 
 // The options as given, before they are combined.
 struct raw_options {
-  hil::iperf3::client_options client;  // host, port and the flags that fill spec directly
+  hil::session::client_options client;  // host, port and the flags that fill spec directly
   std::string bitrate, length, window, bytes, blocks;  // iperf3-style numbers ("100M", "128K")
   double interval_s = 1, time_s = 10, omit_s = 0, connect_timeout_s = 10;
   bool udp = false, json = false;
@@ -30,9 +30,9 @@ struct raw_options {
 
 // What one run does.
 struct run_request {
-  hil::iperf3::client_options client;                     // the iperf3 test, without workload
-  std::optional<hil::iperf3::workload_options> workload;  // --workload
-  bool json = false;                                      // -J
+  hil::session::client_options client;                     // the iperf3 test, without workload
+  std::optional<hil::session::workload_options> workload;  // --workload
+  bool json = false;                                       // -J
 };
 
 // Declares every option on app, filling raw when app parses.

@@ -6,7 +6,7 @@
 
 #include "hil/report/workload_report.hpp"
 
-int run_workload_mode(const hil::iperf3::workload_options& o, bool json) {
+int run_workload_mode(const hil::session::workload_options& o, bool json) {
   const auto name = hil::measure::workload_name(o.spec.kind);
   if (!json) {
     std::cout << fmt::format(
@@ -18,14 +18,14 @@ int run_workload_mode(const hil::iperf3::workload_options& o, bool json) {
             : std::string());
   }
   try {
-    const auto r = hil::iperf3::run_workload(o);
+    const auto r = hil::session::run_workload(o);
     if (json) {
       std::cout << hil::report::to_json(r).dump(2) << '\n';
     } else {
       std::cout << hil::report::format_rr_summary(r) << "hilperf Done.\n";
     }
     return 0;
-  } catch (const hil::iperf3::extension_unsupported& e) {
+  } catch (const hil::session::extension_unsupported& e) {
     std::cerr << "hilperf: " << e.what() << '\n';
     return 3;
   } catch (const std::exception& e) {

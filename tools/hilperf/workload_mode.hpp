@@ -2,8 +2,8 @@
 // hilperf-peer (the hilperf extension), with latency percentiles.
 #pragma once
 
-#include "hil/iperf3/workload_client.hpp"
+#include "hil/session/workload_client.hpp"
 
 // Runs one workload and prints its summary (or JSON). Returns the exit code: 0 done, 1 failed,
 // 3 the peer does not offer the extension (a stock iperf3 server).
-int run_workload_mode(const hil::iperf3::workload_options& o, bool json);
+int run_workload_mode(const hil::session::workload_options& o, bool json);

@@ -13,8 +13,8 @@
 #include <future>
 #include <iostream>
 
-#include "hil/iperf3/client.hpp"
 #include "hil/report/iperf3_json.hpp"
+#include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
 #include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/test_bench.hpp"
@@ -159,11 +159,11 @@ TEST_P(Interop, BothEndsAgree) {
   const interop_case& c = GetParam();
   const auto server = start_server(c.server, true);
   if (c.client == side::ours) {
-    hil::iperf3::client_options o;
+    hil::session::client_options o;
     o.host = peer_address(c.ipv6);
     o.port = port;
     o.spec = spec_of(c);
-    expect_ends_agree(hil::iperf3::run_client(o), c);
+    expect_ends_agree(hil::session::run_client(o), c);
   } else {
     std::vector<std::string> argv{"iperf3", "-c", peer_address(c.ipv6), "-p", std::to_string(port)};
     const auto flags = stock_flags(c);
@@ -205,8 +205,8 @@ INSTANTIATE_TEST_SUITE_P(Matrix, Interop, ::testing::ValuesIn(matrix()),
 
 // ---- faults ---------------------------------------------------------------------------------
 
-hil::iperf3::client_options quick_client(std::chrono::seconds t) {
-  hil::iperf3::client_options o;
+hil::session::client_options quick_client(std::chrono::seconds t) {
+  hil::session::client_options o;
   o.host = peer_address(false);
   o.port = port;
   o.spec.duration = t;
@@ -220,7 +220,7 @@ TEST_P(InteropFault, APeerKilledMidTestFailsTheClientPromptly) {
   auto o = quick_client(10s);
   std::atomic<int> intervals{0};
   o.on_interval = [&](const hil::measure::interval_sample&) { ++intervals; };
-  auto run = std::async(std::launch::async, [&] { return hil::iperf3::run_client(o); });
+  auto run = std::async(std::launch::async, [&] { return hil::session::run_client(o); });
   // Mid-test: the first interval of the 10 s test is over.
   ASSERT_TRUE(hil::test::eventually([&] { return intervals > 0; }, 5s)) << server->output();
   server->signal(SIGKILL);
@@ -238,11 +238,11 @@ TEST_P(InteropFault, ABusyPeerIsReportedAsBusy) {
   auto first = quick_client(3s);
   std::atomic<int> intervals{0};
   first.on_interval = [&](const hil::measure::interval_sample&) { ++intervals; };
-  auto running = std::async(std::launch::async, [&] { return hil::iperf3::run_client(first); });
+  auto running = std::async(std::launch::async, [&] { return hil::session::run_client(first); });
   // The first test is running: its first interval is over (2 s of it are left).
   ASSERT_TRUE(hil::test::eventually([&] { return intervals > 0; }, 5s)) << server->output();
   try {
-    hil::iperf3::run_client(quick_client(1s));
+    hil::session::run_client(quick_client(1s));
     FAIL() << "a second client must be refused while a test runs";
   } catch (const std::system_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("is busy running a test"));
@@ -269,7 +269,7 @@ TEST(OurPeer, GarbageOnTheControlPortIsRejectedAndTheNextClientServed) {
     EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
   }
   EXPECT_TRUE(server->wait_for_output("not an iperf3 client", 5s)) << server->output();
-  const auto r = hil::iperf3::run_client(quick_client(1s));
+  const auto r = hil::session::run_client(quick_client(1s));
   EXPECT_TRUE(r.error.empty());
   EXPECT_GT(r.streams.at(0).receiver.bytes, 0U);
 }
@@ -285,7 +285,7 @@ TEST(OurPeer, AClientVanishingMidTestLeavesThePeerReadyForTheNext) {
     stock.wait(5s);
   }
   EXPECT_TRUE(server->wait_for_output("ended early", 10s)) << server->output();
-  const auto r = hil::iperf3::run_client(quick_client(1s));
+  const auto r = hil::session::run_client(quick_client(1s));
   EXPECT_TRUE(r.error.empty());
   EXPECT_GT(r.streams.at(0).receiver.bytes, 0U);
 }
@@ -294,7 +294,7 @@ TEST(OurClient, NothingListeningSaysWhatToStart) {
   auto o = quick_client(1s);
   o.refused_retry = 200ms;
   try {
-    hil::iperf3::run_client(o);
+    hil::session::run_client(o);
     FAIL() << "no server: must throw";
   } catch (const std::system_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("nothing listens on " + peer_address(false) + ":5201"));
@@ -308,7 +308,7 @@ TEST(OurClient, AnUnansweredAddressTimesOutWithTheLikelyCauses) {
   o.connect_timeout = 1500ms;
   const auto start = std::chrono::steady_clock::now();
   try {
-    hil::iperf3::run_client(o);
+    hil::session::run_client(o);
     FAIL() << "an absent host must not connect";
   } catch (const std::system_error& e) {
     EXPECT_THAT(e.what(), ::testing::AnyOf(HasSubstr("no answer from 198.18.0.77:5201"),
@@ -325,7 +325,7 @@ TEST(OurClient, AnOversizeDatagramWithDontFragmentFailsLoudly) {
   o.spec.dont_fragment = true;
   o.spec.bitrate_bps = 10'000'000;
   try {
-    hil::iperf3::run_client(o);
+    hil::session::run_client(o);
     FAIL() << "an oversize datagram with DF set must fail the test";
   } catch (const std::system_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("Message too long"));
@@ -340,13 +340,13 @@ TEST(OurClient, AnAbortSendsClientTerminateSoAStockServerIsFreeAtOnce) {
   o.abort = &abort;
   std::atomic<int> intervals{0};
   o.on_interval = [&](const hil::measure::interval_sample&) { ++intervals; };
-  auto run = std::async(std::launch::async, [&] { return hil::iperf3::run_client(o); });
+  auto run = std::async(std::launch::async, [&] { return hil::session::run_client(o); });
   ASSERT_TRUE(hil::test::eventually([&] { return intervals > 0; }, 5s)) << server->output();
   abort = true;
   ASSERT_EQ(run.wait_for(5s), std::future_status::ready);
   EXPECT_THROW(run.get(), std::system_error);
   EXPECT_TRUE(server->wait_for_output("the client has terminated", 5s)) << server->output();
-  const auto next = hil::iperf3::run_client(quick_client(1s));
+  const auto next = hil::session::run_client(quick_client(1s));
   EXPECT_TRUE(next.error.empty());
   EXPECT_GT(next.streams.at(0).receiver.bytes, 0U);
 }
@@ -355,12 +355,12 @@ TEST(OurClient, BindToDeviceSendsThroughThatInterfaceOnly) {
   const auto server = start_server(side::ours, false);
   auto through_dut = quick_client(1s);
   through_dut.spec.bind_device = bench().dut_interface;
-  EXPECT_GT(hil::iperf3::run_client(through_dut).streams.at(0).receiver.bytes, 0U);
+  EXPECT_GT(hil::session::run_client(through_dut).streams.at(0).receiver.bytes, 0U);
   auto through_lo = quick_client(1s);
   through_lo.spec.bind_device = "lo";  // as `ping -I lo`: the peer is not reachable that way
   through_lo.connect_timeout = 1s;
   through_lo.refused_retry = 0s;
-  EXPECT_THROW(hil::iperf3::run_client(through_lo), std::system_error);
+  EXPECT_THROW(hil::session::run_client(through_lo), std::system_error);
 }
 
 TEST(OurPeer, APortInUseNamesTheProcessHoldingIt) {

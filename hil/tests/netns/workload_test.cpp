@@ -11,8 +11,8 @@
 #include <future>
 
 #include "hil/bench/sim_bench.hpp"
-#include "hil/iperf3/client.hpp"
-#include "hil/iperf3/workload_client.hpp"
+#include "hil/session/iperf3_client.hpp"
+#include "hil/session/workload_client.hpp"
 #include "hil/sys/child_process.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
@@ -48,8 +48,8 @@ std::unique_ptr<hil::sys::child_process> start_peer(bool stock = false,
   return peer;
 }
 
-hil::iperf3::workload_options options(workload kind, bool ipv6 = false) {
-  hil::iperf3::workload_options o;
+hil::session::workload_options options(workload kind, bool ipv6 = false) {
+  hil::session::workload_options o;
   o.host = peer_address(ipv6);
   o.port = port;
   o.spec.kind = kind;
@@ -92,7 +92,7 @@ TEST_P(Workload, AgainstOurPeer) {
   auto o = options(c.kind, c.ipv6);
   o.spec.request_size = c.request;
   o.spec.response_size = c.response;
-  const auto r = hil::iperf3::run_workload(o);
+  const auto r = hil::session::run_workload(o);
   expect_sane(r);
   EXPECT_EQ(r.lost, 0U) << "an unshaped-in-practice veth loses no datagram at one in flight";
 }
@@ -134,10 +134,10 @@ TEST(WorkloadLoad, LatencyGrowsUnderRrulLoadOnAShapedLink) {
   const reshaped_link link(100);
   const auto peer = start_peer();
   auto o = options(workload::tcp_rr);
-  const auto idle = hil::iperf3::run_workload(o);
+  const auto idle = hil::session::run_workload(o);
   o.spec.load_streams = 2;
   o.spec.duration = 2s;
-  const auto loaded = hil::iperf3::run_workload(o);
+  const auto loaded = hil::session::run_workload(o);
   EXPECT_GT(loaded.load_up_bps, 60e6);
   EXPECT_GT(loaded.load_down_bps, 60e6);
   EXPECT_LT(loaded.load_up_bps, 101e6);
@@ -153,22 +153,22 @@ TEST(WorkloadDataPort, AFixedDataPortServesEveryWorkload) {
   // For a PC behind a firewall: one known port (TCP and UDP) besides the control port.
   const auto peer = start_peer(false, {"--data-port", "5301"});
   for (const auto kind : {workload::tcp_rr, workload::udp_rr, workload::tcp_crr}) {
-    expect_sane(hil::iperf3::run_workload(options(kind)));
+    expect_sane(hil::session::run_workload(options(kind)));
   }
   EXPECT_TRUE(peer->wait_for_output("TCP_CRR (1 B/1 B) on data port 5301", 5s)) << peer->output();
 }
 
 TEST(WorkloadFault, AStockPeerDeclinesAndStaysUsable) {
   const auto peer = start_peer(true);
-  EXPECT_THAT([] { (void)hil::iperf3::run_workload(options(workload::tcp_rr)); },
-              ::testing::ThrowsMessage<hil::iperf3::extension_unsupported>(
+  EXPECT_THAT([] { (void)hil::session::run_workload(options(workload::tcp_rr)); },
+              ::testing::ThrowsMessage<hil::session::extension_unsupported>(
                   HasSubstr("is a stock iperf3 server: TCP_RR needs the hilperf extension")));
   // CLIENT_TERMINATE released it: an ordinary test runs at once.
-  hil::iperf3::client_options o;
+  hil::session::client_options o;
   o.host = peer_address();
   o.port = port;
   o.spec.duration = 1s;
-  const auto r = hil::iperf3::run_client(o);
+  const auto r = hil::session::run_client(o);
   EXPECT_GT(r.streams.at(0).receiver.bytes, 0U);
 }
 
@@ -182,8 +182,13 @@ TEST_P(WorkloadPeerGone, FailsWithinBoundedTime) {
   auto o = options(kind);
   o.spec.duration = 30s;
   o.spec.response_timeout = 500ms;
-  auto run = std::async(std::launch::async, [&] { return hil::iperf3::run_workload(o); });
-  std::this_thread::sleep_for(500ms);  // let transactions flow first: the fault is mid-run
+  std::promise<void> flowing;  // the fault is mid-run: after the 100th transaction
+  o.on_transaction = [&flowing](std::uint64_t n) {
+    if (n == 100) flowing.set_value();
+  };
+  auto run = std::async(std::launch::async, [&] { return hil::session::run_workload(o); });
+  ASSERT_EQ(flowing.get_future().wait_for(10s), std::future_status::ready)
+      << "no 100 transactions within 10 s on a healthy peer";
   const auto t0 = std::chrono::steady_clock::now();
   peer->signal(sig);
   ASSERT_EQ(run.wait_for(10s), std::future_status::ready) << "the run did not end";

@@ -1,14 +1,14 @@
-// iperf3's side of the engine's types (hil/iperf3/framing.hpp): the datagram header the flows
-// write and read, the extension's connection hello, and a run's totals through the results
+// iperf3's side of the engine's types (hil/session/iperf3_framing.hpp): the datagram header the
+// flows write and read, the extension's connection hello, and a run's totals through the results
 // exchange.
-#include "hil/iperf3/framing.hpp"
+#include "hil/session/iperf3_framing.hpp"
 
 #include <gtest/gtest.h>
 
 #include <array>
 #include <vector>
 
-namespace hil::iperf3 {
+namespace hil::session {
 namespace {
 
 TEST(Iperf3Framing, DatagramStampsAreIperf3Headers) {
@@ -81,4 +81,4 @@ TEST(Iperf3Framing, RunTotalsSurviveTheResultsExchange) {
 }
 
 }  // namespace
-}  // namespace hil::iperf3
+}  // namespace hil::session

@@ -11,7 +11,7 @@
 #include "hil/sys/unique_fd.hpp"
 #include "hil/traffic/flow.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 
 // iperf3's stream ids: 1, 3, 4, 5, … (2 is skipped, kept for compatibility) for index 0, 1, 2, …
 int stream_id(std::size_t index);
@@ -35,12 +35,16 @@ asio::awaitable<sys::unique_fd> connect_udp_stream(const asio::ip::tcp::endpoint
 // The local and remote address of a connected data socket.
 measure::stream_endpoint describe_stream(int fd, int id);
 
-// The flow a stream runs: its role, block length, rate (senders) and -n/-k share.
+// The flow a stream runs: its role, block length, rate (senders), -n/-k share, and its payload
+// from payload_seed + id (the test's seed, test_result::payload_seed).
 traffic::flow_config flow_config_for(const measure::test_spec& spec, int id,
-                                     traffic::flow_role role);
+                                     traffic::flow_role role, std::uint64_t payload_seed);
+
+// A fresh seed for a test's payloads, from std::random_device.
+[[nodiscard]] std::uint64_t new_payload_seed();
 
 // A larger receive buffer for UDP receivers, so a burst is not dropped in the socket (root may
 // exceed net.core.rmem_max with SO_RCVBUFFORCE). Best effort.
 void enlarge_udp_receive_buffer(int fd, int bytes);
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

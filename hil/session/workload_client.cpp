@@ -1,16 +1,16 @@
-#include "hil/iperf3/workload_client.hpp"
+#include "hil/session/workload_client.hpp"
 
 #include <random>
 
 #include <fmt/format.h>
 
-#include "hil/iperf3/control_channel.hpp"
-#include "hil/iperf3/control_connect.hpp"
 #include "hil/iperf3/extension.hpp"
-#include "hil/iperf3/framing.hpp"
+#include "hil/session/control_channel.hpp"
+#include "hil/session/control_connect.hpp"
+#include "hil/session/iperf3_framing.hpp"
 #include "hil/traffic/rr_engine.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 namespace {
 
 using asio::ip::tcp;
@@ -24,7 +24,7 @@ struct data_ports {
 class workload_session {
  public:
   workload_session(const workload_options& o, tcp::endpoint to)
-      : o_(o), to_(std::move(to)), cookie_(make_cookie(std::random_device{}())) {}
+      : o_(o), to_(std::move(to)), cookie_(iperf3::make_cookie(std::random_device{}())) {}
 
   awaitable<measure::rr_result> run() {
     measure::test_spec bind;
@@ -39,19 +39,20 @@ class workload_session {
   awaitable<measure::rr_result> exchange(control_channel& ctl) {
     co_await ctl.write_bytes(
         std::span(reinterpret_cast<const std::uint8_t*>(cookie_.data()), cookie_.size()));
-    co_await expect(ctl, state::param_exchange);
+    co_await expect(ctl, iperf3::state::param_exchange);
     st_.answered = true;
-    co_await ctl.write_frame(encode_request_params(o_.spec));
+    co_await ctl.write_frame(iperf3::encode_request_params(o_.spec));
     const data_ports ports = co_await negotiate(ctl);
     // The workload itself blocks this thread: nothing else runs on the control connection
     // meanwhile, and every data-plane wait is bounded by spec.response_timeout.
-    measure::rr_result r = traffic::run_rr(o_.spec, ports.tcp, ports.udp, *extension_hello());
-    co_await ctl.write_state(state::test_end);
-    co_await expect(ctl, state::exchange_results);
-    const auto remote =
-        decode_ext_results(co_await ctl.read_frame(max_results_json, o_.control_timeout));
+    measure::rr_result r =
+        traffic::run_rr(o_.spec, ports.tcp, ports.udp, *extension_hello(), o_.on_transaction);
+    co_await ctl.write_state(iperf3::state::test_end);
+    co_await expect(ctl, iperf3::state::exchange_results);
+    const auto remote = iperf3::decode_ext_results(
+        co_await ctl.read_frame(iperf3::max_results_json, o_.control_timeout));
     st_.done = true;
-    co_await ctl.write_state(state::iperf_done);
+    co_await ctl.write_state(iperf3::state::iperf_done);
     ctl.close();
     r.peer_transactions = remote.transactions;
     r.remote_cpu = {remote.cpu_util_total, remote.cpu_util_user, remote.cpu_util_system};
@@ -63,20 +64,22 @@ class workload_session {
     std::array<std::uint8_t, 1> byte{};
     co_await ctl.read_exact(byte, o_.control_timeout);
     const std::string what(measure::workload_name(o_.spec.kind));
-    if (byte[0] == extension_accept) {
-      const auto m = decode_accept(co_await ctl.read_frame(max_param_json, o_.control_timeout));
+    if (byte[0] == iperf3::extension_accept) {
+      const auto m = iperf3::decode_accept(
+          co_await ctl.read_frame(iperf3::max_param_json, o_.control_timeout));
       const auto at = traffic::socket_address::parse(to_.address().to_string(), 0);
       co_return data_ports{at.with_port(m.tcp_port), at.with_port(m.udp_port)};
     }
-    if (byte[0] == extension_refuse) {
-      const auto why = decode_refuse(co_await ctl.read_frame(max_param_json, o_.control_timeout));
+    if (byte[0] == iperf3::extension_refuse) {
+      const auto why = iperf3::decode_refuse(
+          co_await ctl.read_frame(iperf3::max_param_json, o_.control_timeout));
       st_.done = true;
       throw extension_unsupported(fmt::format("{} refused {}: {}", ctl.peer(), what, why));
     }
-    if (byte[0] == state_to_byte(state::create_streams)) {
+    if (byte[0] == iperf3::state_to_byte(iperf3::state::create_streams)) {
       // A stock iperf3 server took the request for a plain TCP test: release it, and wait for it
       // to close the connection so its next client finds it listening again.
-      ctl.send_state_best_effort(state::client_terminate);
+      ctl.send_state_best_effort(iperf3::state::client_terminate);
       st_.done = true;
       try {
         (void)co_await ctl.read_state(std::chrono::seconds(2));
@@ -93,15 +96,15 @@ class workload_session {
   }
 
   // Reads the next state and fails unless it is want.
-  awaitable<void> expect(control_channel& ctl, state want) {
+  awaitable<void> expect(control_channel& ctl, iperf3::state want) {
     std::array<std::uint8_t, 1> byte{};
     co_await ctl.read_exact(byte, o_.control_timeout);
-    if (byte[0] != state_to_byte(want)) co_await fail_on(byte[0], ctl);
+    if (byte[0] != iperf3::state_to_byte(want)) co_await fail_on(byte[0], ctl);
   }
 
   // Turns an unexpected control byte into its error.
   awaitable<void> fail_on(std::uint8_t byte, control_channel& ctl) {
-    const auto s = state_from_byte(byte);
+    const auto s = iperf3::state_from_byte(byte);
     if (!s) {
       throw std::system_error(
           std::make_error_code(std::errc::protocol_error),
@@ -129,4 +132,4 @@ measure::rr_result run_workload(const workload_options& options) {
   return run_to_end(io, session.run());
 }
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

@@ -6,13 +6,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 
 #include "hil/measure/workload.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 
 struct workload_options {
   std::string host;           // the peer
@@ -22,6 +23,8 @@ struct workload_options {
   std::chrono::milliseconds refused_retry{3'000};
   std::chrono::milliseconds busy_retry{1'000};  // retry a "busy" answer (a finishing server)
   std::chrono::milliseconds control_timeout{30'000};
+  // Called after each completed transaction, on the engine's thread; must return at once.
+  std::function<void(std::uint64_t transactions)> on_transaction;
 };
 
 // The peer speaks iperf3 but not the hilperf extension (a stock iperf3 -s), or an older version.
@@ -36,4 +39,4 @@ class extension_unsupported : public std::system_error {
 // spec.response_timeout), with the likely cause.
 measure::rr_result run_workload(const workload_options& options);
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

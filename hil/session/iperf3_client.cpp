@@ -1,4 +1,4 @@
-#include "hil/iperf3/client.hpp"
+#include "hil/session/iperf3_client.hpp"
 
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/experimental/awaitable_operators.hpp>
@@ -7,15 +7,15 @@
 
 #include <fmt/format.h>
 
-#include "hil/iperf3/control_channel.hpp"
-#include "hil/iperf3/control_connect.hpp"
 #include "hil/iperf3/exchange.hpp"
-#include "hil/iperf3/framing.hpp"
 #include "hil/iperf3/params.hpp"
-#include "hil/iperf3/streams.hpp"
+#include "hil/session/control_channel.hpp"
+#include "hil/session/control_connect.hpp"
+#include "hil/session/iperf3_framing.hpp"
+#include "hil/session/iperf3_streams.hpp"
 #include "hil/traffic/test_run.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 namespace {
 
 using asio::use_awaitable;
@@ -42,7 +42,10 @@ std::vector<traffic::flow_role> client_roles(const measure::test_spec& s) {
 class client_session {
  public:
   client_session(const client_options& o, tcp::endpoint to)
-      : o_(o), to_(std::move(to)), run_(o.spec), cookie_(make_cookie(std::random_device{}())) {}
+      : o_(o),
+        to_(std::move(to)),
+        run_(o.spec),
+        cookie_(iperf3::make_cookie(std::random_device{}())) {}
 
   awaitable<measure::test_result> run() {
     started_ = std::chrono::system_clock::now();
@@ -60,30 +63,31 @@ class client_session {
   awaitable<measure::test_result> exchange(control_channel& ctl) {
     co_await ctl.write_bytes(
         std::span(reinterpret_cast<const std::uint8_t*>(cookie_.data()), cookie_.size()));
-    exchange_results remote;
+    iperf3::exchange_results remote;
     for (;;) {
-      const state s = co_await ctl.read_state(o_.control_timeout);
+      const iperf3::state s = co_await ctl.read_state(o_.control_timeout);
       st_.answered = true;
       switch (s) {
-        case state::param_exchange:
-          co_await ctl.write_frame(encode_params(o_.spec));
+        case iperf3::state::param_exchange:
+          co_await ctl.write_frame(iperf3::encode_params(o_.spec));
           break;
-        case state::create_streams:
+        case iperf3::state::create_streams:
           co_await create_streams();
           break;
-        case state::test_start:
+        case iperf3::state::test_start:
           break;
-        case state::test_running:
+        case iperf3::state::test_running:
           co_await run_test(ctl);
           break;
-        case state::exchange_results:
+        case iperf3::state::exchange_results:
           run_.finish();
-          co_await ctl.write_frame(encode_results(to_exchange(run_.local_totals())));
-          remote = decode_results(co_await ctl.read_frame(max_results_json, o_.control_timeout));
+          co_await ctl.write_frame(iperf3::encode_results(to_exchange(run_.local_totals())));
+          remote = iperf3::decode_results(
+              co_await ctl.read_frame(iperf3::max_results_json, o_.control_timeout));
           break;
-        case state::display_results:
+        case iperf3::state::display_results:
           st_.done = true;
-          co_await ctl.write_state(state::iperf_done);
+          co_await ctl.write_state(iperf3::state::iperf_done);
           ctl.close();
           co_return result(remote, ctl);
         default:
@@ -93,7 +97,7 @@ class client_session {
   }
 
   // Turns a state that ends the test early into its error.
-  awaitable<void> fail_on(state s, control_channel& ctl) {
+  awaitable<void> fail_on(iperf3::state s, control_channel& ctl) {
     if (server_gave_up(s)) st_.done = true;  // e.g. a busy server never accepted us
     co_await throw_for_state(ctl, s, o_.control_timeout);
   }
@@ -111,8 +115,9 @@ class client_session {
       const auto endpoint = describe_stream(fd.get(), id);
       connected_.push_back(endpoint);
       if (o_.on_connected) o_.on_connected(endpoint);
-      run_.add_flow(std::make_unique<traffic::flow>(std::move(fd), to_.protocol().family(),
-                                                    flow_config_for(o_.spec, id, roles[i])));
+      run_.add_flow(
+          std::make_unique<traffic::flow>(std::move(fd), to_.protocol().family(),
+                                          flow_config_for(o_.spec, id, roles[i], payload_seed_)));
     }
   }
 
@@ -161,7 +166,7 @@ class client_session {
       const auto drained = clock::now() + udp_drain;
       if (const auto s = co_await ctl.poll_state(drained)) co_await fail_on(*s, ctl);
     }
-    co_await ctl.write_state(state::test_end);
+    co_await ctl.write_state(iperf3::state::test_end);
   }
 
   [[noreturn]] void throw_flow_error(const std::string& err) const {
@@ -175,12 +180,13 @@ class client_session {
     throw std::system_error(std::make_error_code(std::errc::io_error), err + hint);
   }
 
-  measure::test_result result(const exchange_results& remote, control_channel& ctl) const {
+  measure::test_result result(const iperf3::exchange_results& remote, control_channel& ctl) const {
     measure::test_result r = run_.result(from_exchange(remote));
     r.is_client = true;
     r.remote_host = o_.host;
     r.remote_port = o_.port;
-    r.cookie = cookie_.substr(0, cookie_size - 1);
+    r.cookie = cookie_.substr(0, iperf3::cookie_size - 1);
+    r.payload_seed = payload_seed_;
     r.started = started_;
     r.connected = connected_;
     r.tcp_mss = traffic::tcp_mss(ctl.socket().native_handle());
@@ -199,6 +205,7 @@ class client_session {
   tcp::endpoint to_;  // the server's address
   traffic::test_run run_;
   std::string cookie_;  // 36 characters + NUL, as sent
+  std::uint64_t payload_seed_ = new_payload_seed();
   std::vector<measure::stream_endpoint> connected_;
   std::chrono::system_clock::time_point started_;
   attempt_state st_;  // of the current attempt (control_connect.hpp)
@@ -212,4 +219,4 @@ measure::test_result run_client(const client_options& options) {
   return run_to_end(io, session.run());
 }
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

@@ -10,7 +10,7 @@
 #include "hil/traffic/data_framing.hpp"
 #include "hil/traffic/test_run.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 
 // iperf3's UDP header: sec, usec and a 32-bit sequence number (64-bit with counters_64bit).
 [[nodiscard]] std::shared_ptr<const traffic::datagram_format> udp_datagrams(bool counters_64bit);
@@ -20,9 +20,9 @@ namespace hil::iperf3 {
 
 // An end's totals as its results message: sender_has_retransmits 1 for a TCP sender, 0 for
 // another sender, -1 for a receiver only; start_time 0 and end_time the stream's seconds.
-[[nodiscard]] exchange_results to_exchange(const traffic::run_totals& t);
+[[nodiscard]] iperf3::exchange_results to_exchange(const traffic::run_totals& t);
 
 // The totals a peer's results message reports.
-[[nodiscard]] traffic::run_totals from_exchange(const exchange_results& r);
+[[nodiscard]] traffic::run_totals from_exchange(const iperf3::exchange_results& r);
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

@@ -1,11 +1,11 @@
-#include "hil/iperf3/control_connect.hpp"
+#include "hil/session/control_connect.hpp"
 
 #include <fmt/format.h>
 
-#include "hil/iperf3/control_channel.hpp"
-#include "hil/iperf3/streams.hpp"
+#include "hil/session/control_channel.hpp"
+#include "hil/session/iperf3_streams.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 namespace {
 
 using asio::use_awaitable;
@@ -77,7 +77,7 @@ bool server_still_busy(const std::system_error& e, bool answered) {
 }
 
 void abandon(control_channel& ctl, const attempt_state& st) {
-  if (!st.done) ctl.send_state_best_effort(state::client_terminate);
+  if (!st.done) ctl.send_state_best_effort(iperf3::state::client_terminate);
   ctl.close();
 }
 
@@ -86,4 +86,4 @@ asio::awaitable<void> busy_retry_pause() {
   co_await pause.async_wait(use_awaitable);
 }
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

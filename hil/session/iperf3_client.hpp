@@ -19,7 +19,7 @@
 
 #include "hil/measure/results.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 
 struct client_options {
   std::string host;           // the server (-c)
@@ -41,4 +41,4 @@ struct client_options {
 // cause from the procedure's "Common Issues" (nothing listening, no answer, no route, busy).
 measure::test_result run_client(const client_options& options);
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

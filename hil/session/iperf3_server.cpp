@@ -1,22 +1,22 @@
-#include "hil/iperf3/server.hpp"
+#include "hil/session/iperf3_server.hpp"
 
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/experimental/channel.hpp>
 
 #include <fmt/format.h>
 
-#include "hil/iperf3/control_channel.hpp"
 #include "hil/iperf3/exchange.hpp"
 #include "hil/iperf3/extension.hpp"
-#include "hil/iperf3/framing.hpp"
 #include "hil/iperf3/params.hpp"
-#include "hil/iperf3/streams.hpp"
+#include "hil/session/control_channel.hpp"
+#include "hil/session/iperf3_framing.hpp"
+#include "hil/session/iperf3_streams.hpp"
 #include "hil/sys/port_owner.hpp"
 #include "hil/traffic/rr_engine.hpp"
 #include "hil/traffic/rr_responder.hpp"
 #include "hil/traffic/test_run.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 namespace {
 
 using asio::use_awaitable;
@@ -53,9 +53,9 @@ std::string summary(const measure::test_result& r) {
 }  // namespace
 
 // One test, from the control connection to the results.
-class session {
+class test_session {
  public:
-  session(detail::server_impl& srv, tcp::socket sock, std::string peer);
+  test_session(detail::server_impl& srv, tcp::socket sock, std::string peer);
   awaitable<void> run();
   // The listener hands over data stream connections while this session is creating streams.
   [[nodiscard]] bool accepting_streams() const noexcept { return accepting_; }
@@ -73,7 +73,7 @@ class session {
                                               udp::socket& listener);
   awaitable<void> run_test(traffic::test_run& run);
   // A hilperf extension request (TCP_RR, TCP_CRR, UDP_RR) instead of an iperf3 test.
-  awaitable<void> run_extension(const extension_request& request);
+  awaitable<void> run_extension(const iperf3::extension_request& request);
   // Waits for TEST_END until guard, calling tick at next and every step after it; throws for a
   // terminating client, a stopping server or the guard passing.
   awaitable<void> await_test_end(clock::time_point guard, clock::time_point next,
@@ -82,9 +82,10 @@ class session {
 
   detail::server_impl& srv_;
   control_channel ctl_;
-  stream_channel streams_;  // data stream connections from the accept loop
-  std::string cookie_;      // the client's cookie, as received (37 bytes)
-  bool accepting_ = false;  // between CREATE_STREAMS and TEST_START
+  stream_channel streams_;                           // data stream connections from the accept loop
+  std::string cookie_;                               // the client's cookie, as received (37 bytes)
+  std::uint64_t payload_seed_ = new_payload_seed();  // of the streams this end sends
+  bool accepting_ = false;                           // between CREATE_STREAMS and TEST_START
   bool finishing_ = false;  // DISPLAY_RESULTS sent: only the goodbye is left
 };
 
@@ -133,7 +134,8 @@ struct server_impl {
         current->deliver(std::move(sock));
       } else if (current) {
         // Busy: iperf3 answers ACCESS_DENIED without reading anything.
-        const std::array<std::uint8_t, 1> denied{static_cast<std::uint8_t>(state::access_denied)};
+        const std::array<std::uint8_t, 1> denied{
+            static_cast<std::uint8_t>(iperf3::state::access_denied)};
         asio::error_code ignored;
         asio::write(sock, asio::buffer(denied), ignored);
         log(fmt::format("refused {}: busy with a test", describe(sock.remote_endpoint(ignored))));
@@ -146,7 +148,7 @@ struct server_impl {
   void start_session(tcp::socket sock) {
     asio::error_code ignored;
     const std::string peer = describe(sock.remote_endpoint(ignored));
-    current = std::make_shared<session>(*this, std::move(sock), peer);
+    current = std::make_shared<test_session>(*this, std::move(sock), peer);
     asio::co_spawn(io, current->run(), [this, keep = current, peer](std::exception_ptr e) {
       if (e) {
         try {
@@ -187,36 +189,37 @@ struct server_impl {
   asio::io_context io;
   tcp::acceptor acceptor;
   asio::steady_timer idle_timer;
-  std::shared_ptr<session> current;  // the test in progress, if any
+  std::shared_ptr<test_session> current;  // the test in progress, if any
   int completed = 0;
   bool stopping = false;
   std::chrono::steady_clock::time_point last_activity = std::chrono::steady_clock::now();
 };
 }  // namespace detail
 
-session::session(detail::server_impl& srv, tcp::socket sock, std::string peer)
+test_session::test_session(detail::server_impl& srv, tcp::socket sock, std::string peer)
     : srv_(srv), ctl_(std::move(sock), std::move(peer)), streams_(srv.io, 256) {}
 
-awaitable<void> session::run() {
-  cookie_.resize(cookie_size);
-  co_await ctl_.read_exact(std::span(reinterpret_cast<std::uint8_t*>(cookie_.data()), cookie_size),
-                           10s);
-  if (!is_valid_cookie(cookie_)) {
+awaitable<void> test_session::run() {
+  cookie_.resize(iperf3::cookie_size);
+  co_await ctl_.read_exact(
+      std::span(reinterpret_cast<std::uint8_t*>(cookie_.data()), iperf3::cookie_size), 10s);
+  if (!iperf3::is_valid_cookie(cookie_)) {
     srv_.log(fmt::format("rejected {}: not an iperf3 client (bad cookie)", ctl_.peer()));
     ctl_.close();
     co_return;
   }
-  co_await ctl_.write_state(state::param_exchange);
+  co_await ctl_.write_state(iperf3::state::param_exchange);
   measure::test_spec spec;
-  std::optional<extension_request> extension;
+  std::optional<iperf3::extension_request> extension;
   try {
-    const std::string params = co_await ctl_.read_frame(max_param_json, srv_.o.control_timeout);
-    spec = decode_params(params);
-    extension = decode_request(params);
+    const std::string params =
+        co_await ctl_.read_frame(iperf3::max_param_json, srv_.o.control_timeout);
+    spec = iperf3::decode_params(params);
+    extension = iperf3::decode_request(params);
   } catch (const std::system_error& e) {
     if (e.code() != std::errc::protocol_error) throw;
-    const auto bytes = encode_server_error({ie_recv_params, EINVAL});
-    ctl_.send_state_best_effort(state::server_error);
+    const auto bytes = iperf3::encode_server_error({ie_recv_params, EINVAL});
+    ctl_.send_state_best_effort(iperf3::state::server_error);
     asio::error_code ignored;
     asio::write(ctl_.socket(), asio::buffer(bytes), ignored);
     throw;
@@ -227,15 +230,15 @@ awaitable<void> session::run() {
   }
   traffic::test_run run(spec);
   co_await create_streams(spec, run);
-  co_await ctl_.write_state(state::test_start);
-  co_await ctl_.write_state(state::test_running);
+  co_await ctl_.write_state(iperf3::state::test_start);
+  co_await ctl_.write_state(iperf3::state::test_running);
   co_await run_test(run);
 
-  co_await ctl_.write_state(state::exchange_results);
-  const auto client =
-      decode_results(co_await ctl_.read_frame(max_results_json, srv_.o.control_timeout));
-  co_await ctl_.write_frame(encode_results(to_exchange(run.local_totals())));
-  co_await ctl_.write_state(state::display_results);
+  co_await ctl_.write_state(iperf3::state::exchange_results);
+  const auto client = iperf3::decode_results(
+      co_await ctl_.read_frame(iperf3::max_results_json, srv_.o.control_timeout));
+  co_await ctl_.write_frame(iperf3::encode_results(to_exchange(run.local_totals())));
+  co_await ctl_.write_state(iperf3::state::display_results);
   finishing_ = true;
   try {
     (void)co_await ctl_.read_state(10s);  // IPERF_DONE; EOF is as good
@@ -244,12 +247,14 @@ awaitable<void> session::run() {
   ctl_.close();
   measure::test_result r = run.result(from_exchange(client));
   r.is_client = false;
+  r.cookie = cookie_.substr(0, iperf3::cookie_size - 1);
+  r.payload_seed = payload_seed_;
   ++srv_.completed;
   srv_.log(fmt::format("test {} from {}: {}", srv_.completed, ctl_.peer(), summary(r)));
   if (srv_.o.on_result) srv_.o.on_result(r);
 }
 
-udp::socket session::udp_listener() {
+udp::socket test_session::udp_listener() {
   const auto at = srv_.acceptor.local_endpoint();
   udp::socket s(srv_.io);
   s.open(at.protocol() == tcp::v6() ? udp::v6() : udp::v4());
@@ -259,11 +264,12 @@ udp::socket session::udp_listener() {
   return s;
 }
 
-awaitable<void> session::create_streams(const measure::test_spec& spec, traffic::test_run& run) {
+awaitable<void> test_session::create_streams(const measure::test_spec& spec,
+                                             traffic::test_run& run) {
   std::optional<udp::socket> listener;
   if (spec.proto == measure::protocol::udp) listener.emplace(udp_listener());
   accepting_ = true;
-  co_await ctl_.write_state(state::create_streams);
+  co_await ctl_.write_state(iperf3::state::create_streams);
   const auto per_direction = static_cast<std::size_t>(spec.parallel);
   const std::size_t total = per_direction * (spec.bidirectional ? 2 : 1);
   for (std::size_t i = 0; i < total; ++i) {
@@ -278,31 +284,32 @@ awaitable<void> session::create_streams(const measure::test_spec& spec, traffic:
     const int family = srv_.acceptor.local_endpoint().protocol().family();
     traffic::apply_data_options(fd.get(), family, spec);
     const auto role = we_send ? traffic::flow_role::send : traffic::flow_role::receive;
-    run.add_flow(std::make_unique<traffic::flow>(std::move(fd), family,
-                                                 flow_config_for(spec, stream_id(i), role)));
+    run.add_flow(std::make_unique<traffic::flow>(
+        std::move(fd), family, flow_config_for(spec, stream_id(i), role, payload_seed_)));
   }
   accepting_ = false;
 }
 
-awaitable<sys::unique_fd> session::accept_tcp_stream(const measure::test_spec& spec) {
+awaitable<sys::unique_fd> test_session::accept_tcp_stream(const measure::test_spec& spec) {
   (void)spec;
   for (;;) {
     const auto delivered =
         co_await with_timeout(streams_.async_receive(use_awaitable), srv_.o.control_timeout,
                               "the client did not connect its data streams");
     tcp::socket& sock = *delivered;
-    std::string cookie(cookie_size, '\0');
+    std::string cookie(iperf3::cookie_size, '\0');
     co_await with_timeout(asio::async_read(sock, asio::buffer(cookie), use_awaitable),
                           srv_.o.control_timeout, "a data stream sent no cookie");
     if (cookie == cookie_) co_return sys::unique_fd(sock.release());
-    const std::array<std::uint8_t, 1> denied{static_cast<std::uint8_t>(state::access_denied)};
+    const std::array<std::uint8_t, 1> denied{
+        static_cast<std::uint8_t>(iperf3::state::access_denied)};
     asio::error_code ignored;
     asio::write(sock, asio::buffer(denied), ignored);  // iperf3 does the same for a wrong cookie
   }
 }
 
-awaitable<sys::unique_fd> session::accept_udp_stream(const measure::test_spec& spec,
-                                                     udp::socket& listener) {
+awaitable<sys::unique_fd> test_session::accept_udp_stream(const measure::test_spec& spec,
+                                                          udp::socket& listener) {
   std::array<std::uint8_t, 64> hello{};
   udp::endpoint from;
   co_await with_timeout(listener.async_receive_from(asio::buffer(hello), from, use_awaitable),
@@ -317,11 +324,11 @@ awaitable<sys::unique_fd> session::accept_udp_stream(const measure::test_spec& s
       ::setsockopt(stream.native_handle(), SOL_SOCKET, SO_SNDBUF, &need, sizeof(need));
     }
   }
-  co_await stream.async_send(asio::buffer(udp_connect_reply), use_awaitable);
+  co_await stream.async_send(asio::buffer(iperf3::udp_connect_reply), use_awaitable);
   co_return sys::unique_fd(stream.release());
 }
 
-awaitable<void> session::run_test(traffic::test_run& run) {
+awaitable<void> test_session::run_test(traffic::test_run& run) {
   const auto& spec = run.spec();
   run.start();
   const auto t0 = run.t0();
@@ -335,11 +342,11 @@ awaitable<void> session::run_test(traffic::test_run& run) {
   run.close();  // like iperf3: data sockets close on TEST_END, before the results
 }
 
-awaitable<void> session::run_extension(const extension_request& request) {
+awaitable<void> test_session::run_extension(const iperf3::extension_request& request) {
   const std::string what(measure::workload_name(request.spec.kind));
-  if (const auto why = validate_request(request); !why.empty()) {
-    co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{extension_refuse});
-    co_await ctl_.write_frame(encode_refuse(why));
+  if (const auto why = iperf3::validate_request(request); !why.empty()) {
+    co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{iperf3::extension_refuse});
+    co_await ctl_.write_frame(iperf3::encode_refuse(why));
     srv_.log(fmt::format("refused {} from {}: {}", what, ctl_.peer(), why));
     ctl_.close();
     co_return;
@@ -353,17 +360,20 @@ awaitable<void> session::run_extension(const extension_request& request) {
       traffic::socket_address::parse(local.to_string(), srv_.o.data_port), request.spec,
       extension_hello());
   responder.start();
-  co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{extension_accept});
-  co_await ctl_.write_frame(
-      encode_accept({extension_version, responder.tcp_port(), responder.udp_port()}));
+  co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{iperf3::extension_accept});
+  co_await ctl_.write_frame(iperf3::encode_accept(
+      {iperf3::extension_version, responder.tcp_port(), responder.udp_port()}));
+  srv_.log(fmt::format("{} from {} accepted ({} B/{} B) on data port {}", what, ctl_.peer(),
+                       request.spec.request_size, request.spec.response_size,
+                       responder.tcp_port()));
   co_await await_test_end(
       clock::now() + request.spec.duration + traffic::load_warmup + srv_.o.guard_slack,
       clock::time_point::max(), std::chrono::milliseconds(0), [] {});
   responder.stop();
   const auto cpu = responder.cpu();
-  co_await ctl_.write_state(state::exchange_results);
+  co_await ctl_.write_state(iperf3::state::exchange_results);
   co_await ctl_.write_frame(
-      encode_ext_results({responder.transactions(), cpu.total, cpu.user, cpu.system}));
+      iperf3::encode_ext_results({responder.transactions(), cpu.total, cpu.user, cpu.system}));
   finishing_ = true;
   try {
     (void)co_await ctl_.read_state(10s);  // IPERF_DONE; EOF is as good
@@ -376,9 +386,9 @@ awaitable<void> session::run_extension(const extension_request& request) {
                        request.spec.response_size, responder.tcp_port(), responder.transactions()));
 }
 
-awaitable<void> session::await_test_end(clock::time_point guard, clock::time_point next,
-                                        std::chrono::milliseconds step,
-                                        const std::function<void()>& tick) {
+awaitable<void> test_session::await_test_end(clock::time_point guard, clock::time_point next,
+                                             std::chrono::milliseconds step,
+                                             const std::function<void()>& tick) {
   for (;;) {
     const auto now = clock::now();
     if (now >= guard) {
@@ -386,20 +396,20 @@ awaitable<void> session::await_test_end(clock::time_point guard, clock::time_poi
                               "the test ran past its duration plus the guard time");
     }
     if (srv_.stopping) {
-      ctl_.send_state_best_effort(state::server_terminate);
+      ctl_.send_state_best_effort(iperf3::state::server_terminate);
       throw std::system_error(std::make_error_code(std::errc::operation_canceled),
                               "the server is stopping");
     }
     const auto wake = std::min({next, guard, now + 200ms});  // (GCC 12: no braced list in co_await)
     const auto s = co_await ctl_.poll_state(wake);
-    if (s == state::test_end) co_return;
-    if (s == state::client_terminate) {
+    if (s == iperf3::state::test_end) co_return;
+    if (s == iperf3::state::client_terminate) {
       throw std::system_error(std::make_error_code(std::errc::connection_aborted),
                               "the client terminated the test (CLIENT_TERMINATE)");
     }
     if (s) {
       throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                              fmt::format("unexpected {} during the test", state_name(*s)));
+                              fmt::format("unexpected {} during the test", iperf3::state_name(*s)));
     }
     if (clock::now() >= next) {
       tick();
@@ -425,4 +435,4 @@ void server::stop() {
   asio::post(impl_->io, [this] { impl_->stop(); });
 }
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

@@ -13,10 +13,10 @@
 #include <system_error>
 #include <utility>
 
-#include "hil/iperf3/control_channel.hpp"
 #include "hil/measure/test_spec.hpp"
+#include "hil/session/control_channel.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 
 struct connect_settings {
   std::string host;                                   // as the user gave it (for messages)
@@ -101,4 +101,4 @@ asio::awaitable<T> with_busy_retry(connect_settings how, asio::ip::tcp::endpoint
   }
 }
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

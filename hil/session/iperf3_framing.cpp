@@ -1,24 +1,24 @@
-#include "hil/iperf3/framing.hpp"
+#include "hil/session/iperf3_framing.hpp"
 
 #include "hil/iperf3/extension.hpp"
 #include "hil/iperf3/wire.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 namespace {
 
 class iperf3_datagrams final : public traffic::datagram_format {
  public:
   explicit iperf3_datagrams(bool wide) : wide_(wide) {}
 
-  [[nodiscard]] std::size_t header_size() const override { return udp_header_size(wide_); }
+  [[nodiscard]] std::size_t header_size() const override { return iperf3::udp_header_size(wide_); }
 
   void write(std::span<std::uint8_t> datagram, const traffic::datagram_stamp& s) const override {
-    encode_udp_header(datagram, udp_header{s.sec, s.usec, s.seq}, wide_);
+    iperf3::encode_udp_header(datagram, iperf3::udp_header{s.sec, s.usec, s.seq}, wide_);
   }
 
   [[nodiscard]] std::optional<traffic::datagram_stamp> read(
       std::span<const std::uint8_t> datagram) const override {
-    const auto h = decode_udp_header(datagram, wide_);
+    const auto h = iperf3::decode_udp_header(datagram, wide_);
     if (!h) return std::nullopt;
     return traffic::datagram_stamp{h->sec, h->usec, h->seq};
   }
@@ -29,18 +29,18 @@ class iperf3_datagrams final : public traffic::datagram_format {
   bool wide_;  // udp_counters_64bit
 };
 
-data_kind kind_of(traffic::rr_connection purpose) {
+iperf3::data_kind kind_of(traffic::rr_connection purpose) {
   switch (purpose) {
     case traffic::rr_connection::rr:
-      return data_kind::rr;
+      return iperf3::data_kind::rr;
     case traffic::rr_connection::crr:
-      return data_kind::crr;
+      return iperf3::data_kind::crr;
     case traffic::rr_connection::sink:
-      return data_kind::sink;
+      return iperf3::data_kind::sink;
     case traffic::rr_connection::source:
       break;
   }
-  return data_kind::source;
+  return iperf3::data_kind::source;
 }
 
 class extension_connection_hello final : public traffic::connection_hello {
@@ -48,23 +48,23 @@ class extension_connection_hello final : public traffic::connection_hello {
   [[nodiscard]] std::size_t size() const override { return 4; }
 
   [[nodiscard]] std::vector<std::uint8_t> encode(traffic::rr_connection purpose) const override {
-    const auto hello = encode_hello(kind_of(purpose));
+    const auto hello = iperf3::encode_hello(kind_of(purpose));
     return {hello.begin(), hello.end()};
   }
 
   [[nodiscard]] std::optional<traffic::rr_connection> decode(
       std::span<const std::uint8_t> hello) const override {
     if (hello.size() != 4) return std::nullopt;
-    const auto kind = decode_hello(std::span<const std::uint8_t, 4>(hello.data(), 4));
+    const auto kind = iperf3::decode_hello(std::span<const std::uint8_t, 4>(hello.data(), 4));
     if (!kind) return std::nullopt;
     switch (*kind) {
-      case data_kind::rr:
+      case iperf3::data_kind::rr:
         return traffic::rr_connection::rr;
-      case data_kind::crr:
+      case iperf3::data_kind::crr:
         return traffic::rr_connection::crr;
-      case data_kind::sink:
+      case iperf3::data_kind::sink:
         return traffic::rr_connection::sink;
-      case data_kind::source:
+      case iperf3::data_kind::source:
         return traffic::rr_connection::source;
     }
     return std::nullopt;
@@ -81,15 +81,15 @@ std::shared_ptr<const traffic::connection_hello> extension_hello() {
   return std::make_shared<const extension_connection_hello>();
 }
 
-exchange_results to_exchange(const traffic::run_totals& t) {
-  exchange_results r;
+iperf3::exchange_results to_exchange(const traffic::run_totals& t) {
+  iperf3::exchange_results r;
   r.cpu_util_total = t.cpu.total;
   r.cpu_util_user = t.cpu.user;
   r.cpu_util_system = t.cpu.system;
   r.sender_has_retransmits = t.tcp_sender ? 1 : (t.any_sender ? 0 : -1);
   r.congestion_used = t.congestion;
   for (const auto& s : t.streams) {
-    exchange_stream e;
+    iperf3::exchange_stream e;
     e.id = s.id;
     e.bytes = s.totals.bytes;
     e.retransmits = s.totals.retransmits;
@@ -103,7 +103,7 @@ exchange_results to_exchange(const traffic::run_totals& t) {
   return r;
 }
 
-traffic::run_totals from_exchange(const exchange_results& r) {
+traffic::run_totals from_exchange(const iperf3::exchange_results& r) {
   traffic::run_totals t;
   t.cpu = {r.cpu_util_total, r.cpu_util_user, r.cpu_util_system};
   t.tcp_sender = r.sender_has_retransmits == 1;
@@ -122,4 +122,4 @@ traffic::run_totals from_exchange(const exchange_results& r) {
   return t;
 }
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

@@ -1,4 +1,4 @@
-#include "hil/iperf3/streams.hpp"
+#include "hil/session/iperf3_streams.hpp"
 
 #include <arpa/inet.h>
 #include <sys/socket.h>
@@ -8,12 +8,12 @@
 
 #include <fmt/format.h>
 
-#include "hil/iperf3/control_channel.hpp"
-#include "hil/iperf3/framing.hpp"
 #include "hil/iperf3/wire.hpp"
+#include "hil/session/control_channel.hpp"
+#include "hil/session/iperf3_framing.hpp"
 #include "hil/traffic/socket_options.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 namespace {
 
 using asio::use_awaitable;
@@ -74,7 +74,7 @@ asio::awaitable<sys::unique_fd> connect_udp_stream(const asio::ip::tcp::endpoint
   traffic::apply_data_options(sock.native_handle(), peer.protocol().family(), spec);
   enlarge_udp_receive_buffer(sock.native_handle(), 32 << 20);
   sock.connect(peer);
-  co_await sock.async_send(asio::buffer(udp_connect_msg), use_awaitable);
+  co_await sock.async_send(asio::buffer(iperf3::udp_connect_msg), use_awaitable);
   std::vector<std::uint8_t> buf(65536);
   // -R: the server may start sending before its reply is read; skip up to two data datagrams.
   for (int attempt = 0; attempt < 3; ++attempt) {
@@ -82,7 +82,7 @@ asio::awaitable<sys::unique_fd> connect_udp_stream(const asio::ip::tcp::endpoint
         sock.async_receive(asio::buffer(buf), use_awaitable), timeout,
         fmt::format("no UDP handshake reply from {}:{} — a firewall dropping UDP?",
                     peer.address().to_string(), peer.port()));
-    if (is_udp_connect_reply(std::span<const std::uint8_t>(buf.data(), n))) {
+    if (iperf3::is_udp_connect_reply(std::span<const std::uint8_t>(buf.data(), n))) {
       co_return sys::unique_fd(sock.release());
     }
   }
@@ -106,7 +106,7 @@ measure::stream_endpoint describe_stream(int fd, int id) {
 }
 
 traffic::flow_config flow_config_for(const measure::test_spec& spec, int id,
-                                     traffic::flow_role role) {
+                                     traffic::flow_role role, std::uint64_t payload_seed) {
   traffic::flow_config c;
   c.id = id;
   c.role = role;
@@ -117,8 +117,13 @@ traffic::flow_config flow_config_for(const measure::test_spec& spec, int id,
   c.byte_limit = spec.bytes == 0 ? 0 : (spec.bytes + streams - 1) / streams;
   c.block_limit = spec.blocks == 0 ? 0 : (spec.blocks + streams - 1) / streams;
   if (spec.proto == measure::protocol::udp) c.datagrams = udp_datagrams(spec.udp_counters_64bit);
-  c.payload_seed = std::random_device{}();
+  c.payload_seed = payload_seed + static_cast<std::uint64_t>(id);
   return c;
+}
+
+std::uint64_t new_payload_seed() {
+  std::random_device device;
+  return (std::uint64_t{device()} << 32) | device();
 }
 
 void enlarge_udp_receive_buffer(int fd, int bytes) {
@@ -127,4 +132,4 @@ void enlarge_udp_receive_buffer(int fd, int bytes) {
   }
 }
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

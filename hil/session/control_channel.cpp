@@ -1,10 +1,10 @@
-#include "hil/iperf3/control_channel.hpp"
+#include "hil/session/control_channel.hpp"
 
 #include <array>
 
 #include <fmt/format.h>
 
-namespace hil::iperf3 {
+namespace hil::session {
 namespace {
 using asio::use_awaitable;
 }  // namespace
@@ -14,8 +14,8 @@ control_channel::control_channel(asio::ip::tcp::socket socket, std::string peer)
   socket_.set_option(asio::ip::tcp::no_delay(true));
 }
 
-state control_channel::to_state(std::uint8_t byte) const {
-  const auto s = state_from_byte(byte);
+iperf3::state control_channel::to_state(std::uint8_t byte) const {
+  const auto s = iperf3::state_from_byte(byte);
   if (!s) {
     throw std::system_error(std::make_error_code(std::errc::protocol_error),
                             fmt::format("{} sent control byte 0x{:02x}, which is not an iperf3 "
@@ -25,18 +25,18 @@ state control_channel::to_state(std::uint8_t byte) const {
   return *s;
 }
 
-awaitable<void> control_channel::write_state(state s) {
+awaitable<void> control_channel::write_state(iperf3::state s) {
   const std::array<std::uint8_t, 1> byte{static_cast<std::uint8_t>(s)};
   co_await asio::async_write(socket_, asio::buffer(byte), use_awaitable);
 }
 
-awaitable<state> control_channel::read_state(std::chrono::milliseconds timeout) {
+awaitable<iperf3::state> control_channel::read_state(std::chrono::milliseconds timeout) {
   std::array<std::uint8_t, 1> byte{};
   co_await read_exact(byte, timeout);
   co_return to_state(byte[0]);
 }
 
-awaitable<std::optional<state>> control_channel::poll_state(clock::time_point deadline) {
+awaitable<std::optional<iperf3::state>> control_channel::poll_state(clock::time_point deadline) {
   std::array<std::uint8_t, 1> byte{};
   try {
     if (!co_await until(asio::async_read(socket_, asio::buffer(byte), use_awaitable), deadline)) {
@@ -72,7 +72,7 @@ awaitable<void> control_channel::write_bytes(std::span<const std::uint8_t> bytes
 
 awaitable<std::string> control_channel::read_frame(std::size_t max_len,
                                                    std::chrono::milliseconds timeout) {
-  frame_decoder decoder(max_len);
+  iperf3::frame_decoder decoder(max_len);
   std::array<std::uint8_t, 4096> buf{};
   while (!decoder.complete()) {
     const std::size_t want = std::min(buf.size(), decoder.bytes_needed());
@@ -83,11 +83,11 @@ awaitable<std::string> control_channel::read_frame(std::size_t max_len,
 }
 
 awaitable<void> control_channel::write_frame(std::string_view json) {
-  const std::string frame = encode_frame(json);
+  const std::string frame = iperf3::encode_frame(json);
   co_await asio::async_write(socket_, asio::buffer(frame), use_awaitable);
 }
 
-void control_channel::send_state_best_effort(state s) noexcept {
+void control_channel::send_state_best_effort(iperf3::state s) noexcept {
   const std::array<std::uint8_t, 1> byte{static_cast<std::uint8_t>(s)};
   asio::error_code ignored;
   socket_.non_blocking(false, ignored);
@@ -100,31 +100,34 @@ void control_channel::close() noexcept {
   socket_.close(ignored);
 }
 
-bool server_gave_up(state s) noexcept {
-  return s == state::access_denied || s == state::server_error || s == state::server_terminate;
+bool server_gave_up(iperf3::state s) noexcept {
+  return s == iperf3::state::access_denied || s == iperf3::state::server_error ||
+         s == iperf3::state::server_terminate;
 }
 
-awaitable<void> throw_for_state(control_channel& ctl, state s, std::chrono::milliseconds timeout) {
-  if (s == state::access_denied) {
+awaitable<void> throw_for_state(control_channel& ctl, iperf3::state s,
+                                std::chrono::milliseconds timeout) {
+  if (s == iperf3::state::access_denied) {
     throw std::system_error(std::make_error_code(std::errc::device_or_resource_busy),
                             fmt::format("{} is busy running a test for another client (iperf3 "
                                         "serves one at a time); try again later",
                                         ctl.peer()));
   }
-  if (s == state::server_error) {
+  if (s == iperf3::state::server_error) {
     std::array<std::uint8_t, 8> payload{};
     co_await ctl.read_exact(payload, timeout);
-    throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                            fmt::format("server error from {}: {}", ctl.peer(),
-                                        describe_server_error(decode_server_error(payload))));
+    throw std::system_error(
+        std::make_error_code(std::errc::protocol_error),
+        fmt::format("server error from {}: {}", ctl.peer(),
+                    iperf3::describe_server_error(iperf3::decode_server_error(payload))));
   }
-  if (s == state::server_terminate) {
+  if (s == iperf3::state::server_terminate) {
     throw std::system_error(
         std::make_error_code(std::errc::connection_aborted),
         fmt::format("the server at {} was stopped during the test", ctl.peer()));
   }
   throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                          fmt::format("unexpected {} from {}", state_name(s), ctl.peer()));
+                          fmt::format("unexpected {} from {}", iperf3::state_name(s), ctl.peer()));
 }
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

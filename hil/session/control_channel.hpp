@@ -14,7 +14,7 @@
 
 #include "hil/iperf3/wire.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 
 using asio::awaitable;
 using clock = std::chrono::steady_clock;
@@ -25,11 +25,11 @@ class control_channel {
   control_channel(asio::ip::tcp::socket socket, std::string peer);
 
   // Writes one state byte.
-  awaitable<void> write_state(state s);
+  awaitable<void> write_state(iperf3::state s);
   // Reads one state byte; throws timed_out after timeout, and on EOF or an unknown byte.
-  awaitable<state> read_state(std::chrono::milliseconds timeout);
+  awaitable<iperf3::state> read_state(std::chrono::milliseconds timeout);
   // Reads one state byte if it arrives before deadline; nullopt when the deadline passes first.
-  awaitable<std::optional<state>> poll_state(clock::time_point deadline);
+  awaitable<std::optional<iperf3::state>> poll_state(clock::time_point deadline);
   // Reads exactly out.size() bytes within timeout.
   awaitable<void> read_exact(std::span<std::uint8_t> out, std::chrono::milliseconds timeout);
   // Writes all bytes.
@@ -39,7 +39,7 @@ class control_channel {
   // Writes one length-prefixed JSON message.
   awaitable<void> write_frame(std::string_view json);
   // Sends a state byte without waiting and ignores errors (aborting: CLIENT_TERMINATE, 0xFF).
-  void send_state_best_effort(state s) noexcept;
+  void send_state_best_effort(iperf3::state s) noexcept;
   // Half-closes and closes; never throws.
   void close() noexcept;
 
@@ -48,7 +48,7 @@ class control_channel {
 
  private:
   // Converts a state byte, throwing protocol_error for a value that is not on the wire.
-  [[nodiscard]] state to_state(std::uint8_t byte) const;
+  [[nodiscard]] iperf3::state to_state(std::uint8_t byte) const;
 
   asio::ip::tcp::socket socket_;  // the control connection
   std::string peer_;              // for messages
@@ -56,12 +56,13 @@ class control_channel {
 
 // True for the states after which the server expects nothing more from the client (ACCESS_DENIED,
 // SERVER_ERROR, SERVER_TERMINATE): no CLIENT_TERMINATE is owed.
-[[nodiscard]] bool server_gave_up(state s) noexcept;
+[[nodiscard]] bool server_gave_up(iperf3::state s) noexcept;
 
 // Throws the error a state that ends a test early stands for, with the likely cause: busy
 // (device_or_resource_busy), SERVER_ERROR (its 8 bytes read within timeout; protocol_error), the
 // server stopped (connection_aborted); any other state is "unexpected" (protocol_error).
-awaitable<void> throw_for_state(control_channel& ctl, state s, std::chrono::milliseconds timeout);
+awaitable<void> throw_for_state(control_channel& ctl, iperf3::state s,
+                                std::chrono::milliseconds timeout);
 
 namespace detail {
 // op's outcome without throwing: asio's `||` waits for the first operation to *succeed*, so an
@@ -119,4 +120,4 @@ awaitable<T> with_timeout(awaitable<T> op, std::chrono::milliseconds timeout, st
   if constexpr (!std::is_void_v<T>) co_return std::move(*done);
 }
 
-}  // namespace hil::iperf3
+}  // namespace hil::session

@@ -18,7 +18,7 @@
 
 #include "hil/measure/results.hpp"
 
-namespace hil::iperf3 {
+namespace hil::session {
 
 namespace detail {
 struct server_impl;
@@ -56,4 +56,4 @@ class server {
   std::unique_ptr<detail::server_impl> impl_;  // io_context, listener, the current test
 };
 
-}  // namespace hil::iperf3
+}  // namespace hil::session
