@@ -15,6 +15,7 @@ struct headline_figure {
   std::string unit;  // "Mbit/s", "trans/s", "us"
   double value = 0;
   bool higher_is_better = true;
+  bool judged = true;  // false: shown in the history table and the trend, never a regression
 };
 
 // throughput: "<case> goodput" (or "sum" with parallel streams, "out" and "in" both ways at

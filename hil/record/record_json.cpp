@@ -196,8 +196,7 @@ case_record from_json(const json& j) {
   return c;
 }
 
-std::vector<std::pair<std::string, std::string>> junit_properties(const case_record& r) {
-  const json j = to_json(r);
+std::vector<std::pair<std::string, std::string>> junit_properties(const json& j) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const char* key : {"kind", "board", "observed", "limit", "unit", "observed_value",
                           "limit_value", "bound", "margin", "attempt_count", "attempts_summary",
@@ -213,8 +212,10 @@ std::vector<std::pair<std::string, std::string>> junit_properties(const case_rec
       if (key == "errors") continue;
       out.emplace_back("counter_" + key, property_text(value));
     }
-    const auto& errors = r.counters->errors;
-    out.emplace_back("counter_errors", errors.empty() ? "none" : errors);
+    const auto errors = c->find("errors");
+    const std::string text =
+        errors != c->end() && errors->is_string() ? errors->get<std::string>() : std::string();
+    out.emplace_back("counter_errors", text.empty() ? "none" : text);
   }
   return out;
 }

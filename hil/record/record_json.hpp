@@ -42,11 +42,12 @@ class record_error : public std::runtime_error {
 // a missing required field or a field of the wrong type.
 [[nodiscard]] case_record from_json(const nlohmann::json& j);
 
-// The JUnit properties of r, in order: the verdict's figures, attempts, pressure, board, every
-// scalar figure by name (arrays as their JSON text), counter_<field> and counter_errors. Each
-// value is the JSON line's value as text, so the two never differ.
+// The JUnit properties of a record's JSON line (to_json), in order: the verdict's figures,
+// attempts, pressure, board, every scalar figure by name (arrays as their JSON text),
+// counter_<field> and counter_errors. Each value is the line's value as text, so the two never
+// differ.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> junit_properties(
-    const case_record& r);
+    const nlohmann::json& line);
 
 // Schema 1 (no "schema" key): the figures' kind from the keys present, numbers written as
 // strings accepted. Used by from_json; public for its tests.

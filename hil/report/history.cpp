@@ -31,9 +31,9 @@ std::vector<metric_value> run_metrics(const std::vector<record::case_record>& re
   double extra_attempts = 0;
   for (const auto& r : records) {
     extra_attempts += r.attempt_count() > 1 ? r.attempt_count() - 1 : 0;
-    for (auto& h : record::headline_figures(r)) {
-      out.push_back({std::move(h.name), std::move(h.unit), h.value, h.higher_is_better});
-    }
+    auto figures = record::headline_figures(r);
+    out.insert(out.end(), std::make_move_iterator(figures.begin()),
+               std::make_move_iterator(figures.end()));
   }
   if (!records.empty()) out.push_back({"extra attempts", "attempts", extra_attempts, false, false});
   return out;

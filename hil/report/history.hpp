@@ -16,18 +16,13 @@
 #include <string_view>
 #include <vector>
 
+#include "hil/record/headline.hpp"
 #include "hil/report/results_file.hpp"
 
 namespace hil::report {
 
-// One headline figure of a run.
-struct metric_value {
-  std::string name;  // "Direction/TcpThroughput.MeetsLimit/DutTransmits goodput"
-  std::string unit;  // "Mbit/s", "trans/s", "us"
-  double value = 0;
-  bool higher_is_better = true;
-  bool judged = true;  // false: shown in the table and the trend, never a regression
-};
+// One headline figure of a run (hil/record/headline.hpp).
+using metric_value = record::headline_figure;
 
 // The headline metrics of a run's records: each record's headline figures (hil/record/headline.hpp:
 // goodput, netperf averages, loaded p99, with the direction that is better). Plus "extra attempts":

@@ -17,14 +17,6 @@ nlohmann::json latency_json(const measure::latency_summary& s) {
           {"p999", tenth(s.p999_us)}, {"max", tenth(s.max_us)}};
 }
 
-nlohmann::json cdf_json(const measure::latency_histogram& h, std::size_t max_points) {
-  nlohmann::json points = nlohmann::json::array();
-  for (const auto& [us, fraction] : h.cdf(max_points)) {
-    points.push_back({tenth(us), std::round(fraction * 1e5) / 1e5});
-  }
-  return points;
-}
-
 nlohmann::json to_json(const measure::rr_result& r) {
   nlohmann::json j{{"workload", measure::workload_name(r.spec.kind)},
                    {"request_size", r.spec.request_size},

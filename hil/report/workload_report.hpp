@@ -14,9 +14,6 @@ namespace hil::report {
 // to 0.1 µs.
 nlohmann::json latency_json(const measure::latency_summary& s);
 
-// The CDF as [[µs, fraction], …] with at most max_points points.
-nlohmann::json cdf_json(const measure::latency_histogram& h, std::size_t max_points = 100);
-
 // Everything an RR run measured: workload, sizes, transactions, rate, lost, latency, load, CPU.
 nlohmann::json to_json(const measure::rr_result& r);
 

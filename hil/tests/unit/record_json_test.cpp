@@ -167,7 +167,7 @@ TEST(RecordJson, JUnitPropertiesAreTheJsonLinesValues) {
   r.attempts_summary = "1 attempt, disturbed";
   const auto j = to_json(r);
   std::map<std::string, std::string> p;
-  for (const auto& [key, value] : junit_properties(r)) p[key] = value;
+  for (const auto& [key, value] : junit_properties(to_json(r))) p[key] = value;
   EXPECT_EQ(p.at("observed_value"), j.at("observed_value").dump());
   EXPECT_EQ(p.at("observed_value"), "0.123");
   EXPECT_EQ(p.at("jitter_ms"), j.at("figures").at("jitter_ms").dump());
