@@ -37,11 +37,15 @@ std::string cjson_number(double d) {
 }
 
 void append_stream(std::string& out, const exchange_stream& s) {
-  fmt::format_to(std::back_inserter(out),
-                 R"({{"id":{},"bytes":{},"retransmits":{},"jitter":{},"errors":{},"packets":{},)"
-                 R"("start_time":{},"end_time":{}}})",
-                 s.id, s.bytes, s.retransmits, cjson_number(s.jitter_s), s.errors, s.packets,
-                 cjson_number(s.start_time), cjson_number(s.end_time));
+  auto to = std::back_inserter(out);
+  fmt::format_to(to, R"({{"id":{},"bytes":{},"retransmits":{},"jitter":{},"errors":{},)", s.id,
+                 s.bytes, s.retransmits, cjson_number(s.jitter_s), s.errors);
+  const bool omitted = s.omitted_errors && s.omitted_packets;
+  if (omitted) fmt::format_to(to, R"("omitted_errors":{},)", *s.omitted_errors);
+  fmt::format_to(to, R"("packets":{},)", s.packets);
+  if (omitted) fmt::format_to(to, R"("omitted_packets":{},)", *s.omitted_packets);
+  fmt::format_to(to, R"("start_time":{},"end_time":{}}})", cjson_number(s.start_time),
+                 cjson_number(s.end_time));
 }
 
 template <typename T>
@@ -96,9 +100,14 @@ exchange_stream decode_stream(const nlohmann::json& j, std::size_t index) {
   s.jitter_s = required_double(j, "jitter", where);
   s.errors = required_int(j, "errors", where);
   s.packets = required_int(j, "packets", where);
-  // Type-checked although ignored: a peer sending them as strings is broken.
-  (void)detail::get_int(j, "omitted_errors", where);
-  (void)detail::get_int(j, "omitted_packets", where);
+  s.omitted_errors = detail::get_int(j, "omitted_errors", where);
+  s.omitted_packets = detail::get_int(j, "omitted_packets", where);
+  if (s.omitted_errors.has_value() != s.omitted_packets.has_value()) {
+    detail::throw_protocol_error(fmt::format(
+        "unable to receive results: {} has \"{}\" without \"{}\" (iperf3 sends both or neither)",
+        where, s.omitted_errors ? "omitted_errors" : "omitted_packets",
+        s.omitted_errors ? "omitted_packets" : "omitted_errors"));
+  }
   s.start_time = detail::get_double(j, "start_time", where).value_or(0);
   s.end_time = detail::get_double(j, "end_time", where).value_or(0);
   return s;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,10 +31,14 @@ struct exchange_stream {
   std::uint64_t bytes = 0;
   std::int64_t retransmits = -1;  // TCP sender with tcp_info only; -1 = not available
   double jitter_s = 0;            // receiver's RFC 3550 jitter, seconds
-  std::int64_t errors = 0;        // receiver's lost-packet count
-  std::int64_t packets = 0;       // sender: packets sent; receiver: highest sequence seen
-  double start_time = 0;          // seconds; iperf3 always sends 0
-  double end_time = 0;            // seconds the stream ran
+  std::int64_t errors = 0;        // receiver's lost-packet count, since the test started
+  std::int64_t packets = 0;  // sender: packets sent; receiver: highest sequence seen; since start
+  double start_time = 0;     // seconds; iperf3 always sends 0
+  double end_time = 0;       // seconds the stream ran
+  // iperf3 3.14+: errors and packets as they stood when -O's omitted period ended (0 without
+  // -O), so the reader subtracts them. Both or neither: a 3.12 peer sends neither.
+  std::optional<std::int64_t> omitted_errors;
+  std::optional<std::int64_t> omitted_packets;
 };
 
 // One side's results message.
@@ -48,15 +53,17 @@ struct exchange_results {
 
 // The compact JSON iperf3 sends for r: keys, order and types as src/iperf_api.c send_results(),
 // numbers printed as 3.12's cJSON prints them, congestion_used only when non-empty, -1 as -1
-// (not 3.12's 18446744073709551615), no omitted_* keys (valid for 3.12 and later). Non-finite
-// doubles are sent as 0 (cJSON would send null, which iperf3 3.18+ rejects).
+// (not 3.12's 18446744073709551615), omitted_errors/omitted_packets after errors/packets when
+// the stream has them (3.14+; a 3.12 reader ignores them). Non-finite doubles are sent as 0
+// (cJSON would send null, which iperf3 3.18+ rejects).
 [[nodiscard]] std::string encode_results(const exchange_results& r);
 
 // Reads a peer's results JSON as iperf3's get_results() does: the cpu_util_*,
 // sender_has_retransmits and streams keys and per stream id, bytes, retransmits, jitter, errors
-// and packets are required; start_time/end_time default to 0; omitted_*, server_output_* and
-// unknown keys are ignored; integers >= 2^63 read as -1. Throws std::system_error
-// (protocol_error) naming the missing or mistyped key.
+// and packets are required; start_time/end_time default to 0; omitted_errors and
+// omitted_packets are read when present (both or neither); server_output_* and unknown keys are
+// ignored; integers >= 2^63 read as -1. Throws std::system_error (protocol_error) naming the
+// missing or mistyped key.
 [[nodiscard]] exchange_results decode_results(std::string_view json);
 
 }  // namespace hil::iperf3

@@ -52,6 +52,13 @@ struct stream_totals {
   double jitter_s = 0;            // UDP receiver
   std::int64_t errors = 0;        // UDP receiver: lost datagrams (sequence gaps)
   std::int64_t packets = 0;       // UDP: sender = datagrams sent; receiver = highest sequence seen
+  // UDP, -O: packets and errors as they stood when the omitted period ended; packets and errors
+  // above exclude them (iperf3 exchanges running totals and these, docs/iperf3-protocol.md §8).
+  std::int64_t omitted_packets = 0;
+  std::int64_t omitted_errors = 0;
+  // false when the peer sent running totals without the omitted counts (iperf3 before 3.14):
+  // packets and errors then still include the omitted period.
+  bool omitted_known = true;
   std::int64_t out_of_order = 0;  // UDP receiver (local only; not exchanged)
   // TCP sender extremes from TCP_INFO (local only), -1 when unknown:
   std::int64_t max_snd_cwnd_bytes = -1;

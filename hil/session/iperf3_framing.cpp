@@ -94,8 +94,11 @@ iperf3::exchange_results to_exchange(const traffic::run_totals& t) {
     e.bytes = s.totals.bytes;
     e.retransmits = s.totals.retransmits;
     e.jitter_s = s.totals.jitter_s;
-    e.errors = s.totals.errors;
-    e.packets = s.totals.packets;
+    // iperf3's counts run from the start; the omitted period's go beside them (3.14+).
+    e.errors = s.totals.errors + s.totals.omitted_errors;
+    e.packets = s.totals.packets + s.totals.omitted_packets;
+    e.omitted_errors = s.totals.omitted_errors;
+    e.omitted_packets = s.totals.omitted_packets;
     e.start_time = 0;
     e.end_time = s.totals.seconds;
     r.streams.push_back(e);
@@ -115,8 +118,11 @@ traffic::run_totals from_exchange(const iperf3::exchange_results& r) {
     s.seconds = e.end_time - e.start_time;
     s.retransmits = e.retransmits;
     s.jitter_s = e.jitter_s;
-    s.errors = e.errors;
-    s.packets = e.packets;
+    s.omitted_known = e.omitted_packets.has_value();
+    s.omitted_errors = e.omitted_errors.value_or(0);
+    s.omitted_packets = e.omitted_packets.value_or(0);
+    s.errors = e.errors - s.omitted_errors;
+    s.packets = e.packets - s.omitted_packets;
     t.streams.push_back({e.id, s});
   }
   return t;

@@ -143,6 +143,7 @@ measure::stream_totals test_run::totals(std::size_t i) const {
       std::chrono::duration<double>((stopped_early ? senders_stopped_ : end_) - begin).count();
   if (sends(f)) {
     t.packets = static_cast<std::int64_t>(st.final.packets - base.packets);
+    t.omitted_packets = static_cast<std::int64_t>(base.packets);
     if (!is_udp(f) && st.final.tcp && base.tcp) {
       t.retransmits = st.final.tcp->total_retrans - base.tcp->total_retrans;
       t.max_snd_cwnd_bytes = st.max_cwnd;
@@ -156,6 +157,8 @@ measure::stream_totals test_run::totals(std::size_t i) const {
     t.errors = d.lost;
     t.out_of_order = d.out_of_order;
     t.packets = static_cast<std::int64_t>(st.final.udp.highest_seq - base.udp.highest_seq);
+    t.omitted_packets = static_cast<std::int64_t>(base.udp.highest_seq);
+    t.omitted_errors = base.udp.lost;
     t.jitter_s = st.final.udp.jitter_s;
   }
   return t;
@@ -189,8 +192,14 @@ measure::test_result test_run::result(const run_totals& remote) const {
     s.local_sends = sends(f);
     const auto peer = std::ranges::find(remote.streams, s.id, &run_totals::stream::id);
     const measure::stream_totals mine = totals(i);
-    const measure::stream_totals theirs =
+    measure::stream_totals theirs =
         peer != remote.streams.end() ? peer->totals : measure::stream_totals{};
+    if (!theirs.omitted_known) {
+      // A pre-3.14 peer counted the omitted period too and did not say how much of it: take
+      // this end's count at omit end for it, as iperf3 itself does (exact without -O).
+      theirs.packets = std::max<std::int64_t>(theirs.packets - mine.omitted_packets, 0);
+      theirs.omitted_packets = mine.omitted_packets;
+    }
     if (peer == remote.streams.end() && r.error.empty()) {
       r.error = fmt::format("the peer reported no results for stream {}", s.id);
     }

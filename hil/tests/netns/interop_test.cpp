@@ -10,12 +10,18 @@
 
 #include <asio.hpp>
 #include <atomic>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <future>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "hil/report/iperf3_json.hpp"
 #include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/process.hpp"
 #include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
@@ -38,6 +44,8 @@ struct interop_case {
   bool bidir = false;
   int parallel = 1;
   bool ipv6 = false;
+  bool omit = false;             // -O 1 in a 3 s test
+  std::string stock = "iperf3";  // the stock binary: Debian's, or one of HILPERF_IPERF3_BINARIES
 };
 
 void PrintTo(const interop_case& c, std::ostream* os) { *os << c.name; }
@@ -50,13 +58,14 @@ std::string peer_address(bool ipv6) {
 }
 
 // Starts a server in the peer namespace and waits until it listens.
-std::unique_ptr<hil::sys::child_process> start_server(side which, bool one_off) {
+std::unique_ptr<hil::sys::child_process> start_server(side which, bool one_off,
+                                                      const std::string& stock = "iperf3") {
   std::vector<std::string> argv{"ip", "netns", "exec", bench().peer_netns};
   if (which == side::ours) {
     argv.insert(argv.end(), {HILPERF_PEER_BINARY, "-s", "-p", std::to_string(port)});
   } else {
     // --forceflush: iperf3 buffers its "Server listening" line when stdout is a pipe.
-    argv.insert(argv.end(), {"iperf3", "-s", "--forceflush", "-p", std::to_string(port)});
+    argv.insert(argv.end(), {stock, "-s", "--forceflush", "-p", std::to_string(port)});
   }
   if (one_off) argv.emplace_back("-1");
   auto server = std::make_unique<hil::sys::child_process>(argv);
@@ -68,7 +77,8 @@ std::unique_ptr<hil::sys::child_process> start_server(side which, bool one_off) 
 hil::measure::test_spec spec_of(const interop_case& c) {
   hil::measure::test_spec s;
   s.proto = c.proto;
-  s.duration = 2s;
+  s.duration = c.omit ? 3s : 2s;
+  s.omit = c.omit ? 1s : 0s;
   s.reverse = c.reverse;
   s.bidirectional = c.bidir;
   s.parallel = c.parallel;
@@ -80,7 +90,8 @@ hil::measure::test_spec spec_of(const interop_case& c) {
 }
 
 std::vector<std::string> stock_flags(const interop_case& c) {
-  std::vector<std::string> f{"-t", "2", "-J"};
+  std::vector<std::string> f{"-t", c.omit ? "3" : "2", "-J"};
+  if (c.omit) f.insert(f.end(), {"-O", "1"});
   if (c.proto == protocol::udp) {
     f.insert(f.end(), {"-u", "-b", std::to_string(100 / c.parallel) + "M"});
   }
@@ -106,11 +117,33 @@ void expect_ends_agree(const hil::measure::test_result& r, const interop_case& c
     SCOPED_TRACE("stream " + std::to_string(s.id));
     EXPECT_GT(s.sender.bytes, 0U);
     EXPECT_GT(s.receiver.bytes, 0U);
+    if (c.omit) {
+      // Each end restarts its counts at its own omit end, a moment apart: after omit only each
+      // end's own figures are exact; across the ends the counts since the start are (iperf3
+      // exchanges them, and the omitted period's beside them).
+      EXPECT_GT(s.sender.omitted_packets, 0) << "no datagram was counted in the omitted second";
+      EXPECT_LE(s.receiver.packets + s.receiver.omitted_packets,
+                s.sender.packets + s.sender.omitted_packets)
+          << "highest sequence beyond what was sent since the start";
+      EXPECT_EQ(s.sender.bytes, static_cast<std::uint64_t>(s.sender.packets) * len);
+      if (s.receiver.omitted_known) {
+        EXPECT_EQ(s.receiver.bytes,
+                  static_cast<std::uint64_t>(s.receiver.packets - s.receiver.errors) * len)
+            << "received bytes are not (highest sequence - lost) datagrams after omit";
+      }
+      continue;
+    }
     EXPECT_LE(s.receiver.bytes, s.sender.bytes);
     if (c.proto == protocol::tcp) {
       // A TCP sender counts what it wrote into its socket; at TEST_END up to a send buffer
       // (tcp_wmem max 4 MiB) plus the tbf queue has not reached the receiver.
       EXPECT_LE(s.sender.bytes - s.receiver.bytes, 8U << 20) << "more than in flight went missing";
+    } else if (!s.sender.omitted_known || !s.receiver.omitted_known) {
+      // -O against an iperf3 before 3.14: its counts include the omitted period and it does not
+      // say by how much, so this end's count at omit end stands in (as in iperf3 itself) and
+      // only the order of the counts is exact.
+      EXPECT_GT(s.sender.packets, 0);
+      EXPECT_LE(s.receiver.packets, s.sender.packets) << "highest sequence beyond what was sent";
     } else {
       EXPECT_GT(s.sender.packets, 0);
       EXPECT_EQ(s.sender.bytes, static_cast<std::uint64_t>(s.sender.packets) * len);
@@ -126,11 +159,35 @@ void expect_ends_agree(const hil::measure::test_result& r, const interop_case& c
 }
 
 // A stock client's JSON, by the same rules as far as its sums over all streams allow.
-void expect_stock_json_sane(const hil::report::iperf3_summary& j, const interop_case& c) {
+void expect_stock_json_sane(const hil::report::iperf3_summary& j, const interop_case& c,
+                            const std::string& stock_output) {
   ASSERT_TRUE(j.error.empty()) << j.error;
   EXPECT_EQ(j.proto, c.proto);
   EXPECT_GT(j.sent_bytes, 0U);
   EXPECT_GT(j.received_bytes, 0U);
+  if (c.omit) {
+    // A stock client's JSON has only the counts after each end's own omit end, a moment apart
+    // (and 3.16+'s sender thread can count a datagram at that moment before its bytes), so the
+    // ends' datagram counts cannot agree exactly. They must agree far better than the omitted
+    // period: a peer counting that period too (or nothing at all) is off by a whole second of
+    // datagrams, a moment's offset by a few dozen; half the omitted second tells them apart.
+    ASSERT_GT(j.packets, 0);
+    const double len =
+        std::round(static_cast<double>(j.sent_bytes) / static_cast<double>(j.packets));
+    const double received = static_cast<double>(j.received_bytes) / len;
+    const double half_omit = 100e6 / (8 * len) * 0.5;
+    const auto doc = nlohmann::json::parse(stock_output.substr(stock_output.find('{')));
+    const auto& end = doc.at("end");
+    for (const auto& [line, count] :
+         {std::pair{"sender", end.at("sum_sent").value("packets", std::int64_t{0})},
+          std::pair{"receiver", end.at("sum_received").value("packets", std::int64_t{0})}}) {
+      EXPECT_LT(std::fabs(received - static_cast<double>(count)), half_omit)
+          << "the " << line << " line counts " << count << " datagrams after omit, " << received
+          << " were received";
+    }
+    EXPECT_LT(j.lost_packets, j.packets / 2) << "loss counted over the omitted period";
+    return;
+  }
   EXPECT_LE(j.received_bytes, j.sent_bytes);
   EXPECT_GE(j.interval_count, 2U);
   if (c.proto == protocol::tcp) {
@@ -157,7 +214,7 @@ class Interop : public ::testing::TestWithParam<interop_case> {};
 
 TEST_P(Interop, BothEndsAgree) {
   const interop_case& c = GetParam();
-  const auto server = start_server(c.server, true);
+  const auto server = start_server(c.server, true, c.stock);
   if (c.client == side::ours) {
     hil::session::client_options o;
     o.host = peer_address(c.ipv6);
@@ -165,7 +222,7 @@ TEST_P(Interop, BothEndsAgree) {
     o.spec = spec_of(c);
     expect_ends_agree(hil::session::run_client(o), c);
   } else {
-    std::vector<std::string> argv{"iperf3", "-c", peer_address(c.ipv6), "-p", std::to_string(port)};
+    std::vector<std::string> argv{c.stock, "-c", peer_address(c.ipv6), "-p", std::to_string(port)};
     const auto flags = stock_flags(c);
     argv.insert(argv.end(), flags.begin(), flags.end());
     hil::sys::child_process client(argv);
@@ -174,19 +231,46 @@ TEST_P(Interop, BothEndsAgree) {
     ASSERT_EQ(*status, 0) << client.output();
     hil::report::iperf3_summary summary;
     ASSERT_NO_THROW(summary = hil::report::parse_iperf3_json(client.output())) << client.output();
-    expect_stock_json_sane(summary, c);
+    expect_stock_json_sane(summary, c, client.output());
   }
   EXPECT_EQ(server->wait(10s), 0) << "the -1 server must end cleanly: " << server->output();
 }
 
+// The stock iperf3 binaries to qualify besides Debian's: HILPERF_IPERF3_BINARIES, a colon-separated
+// list of paths, each named in the test names by its version ("iperf 3.21 (cJSON …)" → 3_21).
+std::vector<std::pair<std::string, std::string>> extra_stock_binaries() {
+  std::vector<std::pair<std::string, std::string>> out;
+  const char* env = std::getenv("HILPERF_IPERF3_BINARIES");  // NOLINT(concurrency-mt-unsafe)
+  std::string list = env != nullptr ? env : "";
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t end = std::min(list.find(':', at), list.size());
+    const std::string path = list.substr(at, end - at);
+    at = end + 1;
+    if (path.empty()) continue;
+    const auto version = hil::sys::run_checked({path, "--version"});
+    std::string name = version.substr(0, version.find(' ', 6));  // "iperf 3.21"
+    name = name.substr(name.find(' ') + 1);
+    for (char& ch : name) {
+      if (std::isalnum(static_cast<unsigned char>(ch)) == 0) ch = '_';
+    }
+    out.emplace_back("Iperf3_" + name, path);
+  }
+  return out;
+}
+
 std::vector<interop_case> matrix() {
   std::vector<interop_case> out;
-  const std::vector<std::pair<std::string, std::pair<side, side>>> pairs{
-      {"OursToStock", {side::ours, side::stock}},
-      {"StockToOurs", {side::stock, side::ours}},
-      {"OursToOurs", {side::ours, side::ours}}};
-  for (const auto& [prefix, ends] : pairs) {
+  std::vector<std::tuple<std::string, std::pair<side, side>, std::string>> pairs{
+      {"OursToStock", {side::ours, side::stock}, "iperf3"},
+      {"StockToOurs", {side::stock, side::ours}, "iperf3"},
+      {"OursToOurs", {side::ours, side::ours}, "iperf3"}};
+  for (const auto& [name, path] : extra_stock_binaries()) {
+    pairs.push_back({"OursTo" + name, {side::ours, side::stock}, path});
+    pairs.push_back({name + "ToOurs", {side::stock, side::ours}, path});
+  }
+  for (const auto& [prefix, ends, stock] : pairs) {
     const auto [client, server] = ends;
+    const auto at = out.size();
     out.push_back({prefix + "Tcp", client, server, protocol::tcp});
     out.push_back({prefix + "Udp", client, server, protocol::udp});
     out.push_back({prefix + "TcpReverse", client, server, protocol::tcp, true});
@@ -196,6 +280,12 @@ std::vector<interop_case> matrix() {
     out.push_back({prefix + "UdpParallel4", client, server, protocol::udp, false, false, 4});
     out.push_back({prefix + "TcpIpv6", client, server, protocol::tcp, false, false, 1, true});
     out.push_back({prefix + "UdpIpv6", client, server, protocol::udp, false, false, 1, true});
+    // -O: iperf3 exchanges counts since the start and the omitted period's beside them.
+    out.push_back(
+        {prefix + "UdpOmit", client, server, protocol::udp, false, false, 1, false, true});
+    out.push_back(
+        {prefix + "UdpReverseOmit", client, server, protocol::udp, true, false, 1, false, true});
+    for (auto i = at; i < out.size(); ++i) out[i].stock = stock;
   }
   return out;
 }

@@ -136,14 +136,47 @@ TEST(EncodeResults, KeysTypesAndOrderAsIperf3) {
   r.cpu_util_user = 2;
   r.cpu_util_system = 10.5;
   r.sender_has_retransmits = -1;
-  r.streams.push_back({4, 1000, -1, 0.00025, 3, 17, 0, 10.000123});
+  r.streams.push_back({4, 1000, -1, 0.00025, 3, 17, 0, 10.000123, {}, {}});
   EXPECT_EQ(encode_results(r),
             R"({"cpu_util_total":12.5,"cpu_util_user":2,"cpu_util_system":10.5,)"
             R"("sender_has_retransmits":-1,"streams":[{"id":4,"bytes":1000,"retransmits":-1,)"
             R"("jitter":0.00025,"errors":3,"packets":17,"start_time":0,"end_time":10.000123}]})");
 }
 
-TEST(EncodeResults, NoOmittedKeysAndCongestionOnlyWhenKnown) {
+TEST(EncodeResults, OmittedCountsAsIperf3_14AndLater) {
+  // 3.21's send_results(): errors, omitted_errors, packets, omitted_packets, in that order.
+  exchange_results r;
+  r.streams.push_back({1, 1000, -1, 0, 5, 25897, 0, 2, {}, {}});
+  r.streams[0].omitted_errors = 2;
+  r.streams[0].omitted_packets = 8633;
+  EXPECT_THAT(encode_results(r),
+              HasSubstr(R"("jitter":0,"errors":5,"omitted_errors":2,"packets":25897,)"
+                        R"("omitted_packets":8633,"start_time":0,"end_time":2})"));
+  const auto back = decode_results(encode_results(r));
+  EXPECT_EQ(back.streams[0].omitted_errors, 2);
+  EXPECT_EQ(back.streams[0].omitted_packets, 8633);
+}
+
+TEST(DecodeResults, OmittedCountsComeInPairs) {
+  EXPECT_THAT(
+      [] {
+        (void)decode_results(
+            R"({"cpu_util_total":1,"cpu_util_user":0.5,"cpu_util_system":0.5,)"
+            R"("sender_has_retransmits":-1,"streams":[{"id":1,"bytes":10,"retransmits":-1,)"
+            R"("jitter":0.001,"errors":2,"packets":5,"omitted_packets":0}]})");
+      },
+      ::testing::ThrowsMessage<std::system_error>(
+          HasSubstr("has \"omitted_packets\" without \"omitted_errors\"")));
+  // A 3.12 peer sends neither: nothing to subtract is known.
+  const auto r = decode_results(
+      R"({"cpu_util_total":1,"cpu_util_user":0.5,"cpu_util_system":0.5,)"
+      R"("sender_has_retransmits":-1,"streams":[{"id":1,"bytes":10,"retransmits":-1,)"
+      R"("jitter":0.001,"errors":2,"packets":5}]})");
+  EXPECT_FALSE(r.streams[0].omitted_packets.has_value());
+  EXPECT_FALSE(r.streams[0].omitted_errors.has_value());
+}
+
+TEST(EncodeResults, CongestionOnlyWhenKnown) {
   exchange_results r;
   r.streams.push_back({});
   EXPECT_THAT(encode_results(r), Not(HasSubstr("omitted")));
@@ -169,8 +202,8 @@ TEST(EncodeResults, RoundTrips) {
   r.cpu_util_system = 1e-9;
   r.sender_has_retransmits = 1;
   r.congestion_used = "bbr";
-  r.streams.push_back({1, std::numeric_limits<std::int64_t>::max(), 12345, 0, 0, 0, 0, 10});
-  r.streams.push_back({3, 0, -1, 1.5e-3, 7, 1LL << 40, 0, 9.999999});
+  r.streams.push_back({1, std::numeric_limits<std::int64_t>::max(), 12345, 0, 0, 0, 0, 10, {}, {}});
+  r.streams.push_back({3, 0, -1, 1.5e-3, 7, 1LL << 40, 0, 9.999999, {}, {}});
   const auto back = decode_results(encode_results(r));
   EXPECT_EQ(encode_results(back), encode_results(r));
   EXPECT_EQ(back.streams[0].bytes, 9223372036854775807ULL);
