@@ -112,6 +112,10 @@ void test_run::finish() {
   for (auto& f : flows_) f->join();
   for (std::size_t i = 0; i < flows_.size(); ++i) states_[i].final = flows_[i]->sample();
   if (cpu_) cpu_final_ = cpu_->usage();
+  // Read while the sockets are open: a server closes them on TEST_END, before the results.
+  if (!flows_.empty() && !is_udp(*flows_.front())) {
+    congestion_ = tcp_congestion(flows_.front()->fd());
+  }
 }
 
 void test_run::close() noexcept {
@@ -173,9 +177,7 @@ run_totals test_run::local_totals() const {
   for (std::size_t i = 0; i < flows_.size(); ++i) {
     r.streams.push_back({flows_[i]->config().id, totals(i)});
   }
-  if (!flows_.empty() && !is_udp(*flows_.front())) {
-    r.congestion = tcp_congestion(flows_.front()->fd());
-  }
+  r.congestion = congestion_;
   return r;
 }
 

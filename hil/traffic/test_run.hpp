@@ -92,6 +92,7 @@ class test_run {
   bool rebased_ = false;                     // omit period over, base taken
   std::unique_ptr<measure::cpu_meter> cpu_;  // from start()
   measure::cpu_usage cpu_final_;             // at finish()
+  std::string congestion_;                   // TCP congestion control of stream 1, at finish()
 };
 
 }  // namespace hil::traffic

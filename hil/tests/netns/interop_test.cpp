@@ -165,6 +165,14 @@ void expect_stock_json_sane(const hil::report::iperf3_summary& j, const interop_
   EXPECT_EQ(j.proto, c.proto);
   EXPECT_GT(j.sent_bytes, 0U);
   EXPECT_GT(j.received_bytes, 0U);
+  const auto doc = nlohmann::json::parse(stock_output.substr(stock_output.find('{')));
+  const auto& end = doc.at("end");
+  if (c.proto == protocol::tcp) {
+    // Each end names its congestion control in its results (congestion_used).
+    for (const char* key : {"sender_tcp_congestion", "receiver_tcp_congestion"}) {
+      EXPECT_FALSE(end.value(key, std::string()).empty()) << key << " missing from the -J end";
+    }
+  }
   if (c.omit) {
     // A stock client's JSON has only the counts after each end's own omit end, a moment apart
     // (and 3.16+'s sender thread can count a datagram at that moment before its bytes), so the
@@ -176,8 +184,6 @@ void expect_stock_json_sane(const hil::report::iperf3_summary& j, const interop_
         std::round(static_cast<double>(j.sent_bytes) / static_cast<double>(j.packets));
     const double received = static_cast<double>(j.received_bytes) / len;
     const double half_omit = 100e6 / (8 * len) * 0.5;
-    const auto doc = nlohmann::json::parse(stock_output.substr(stock_output.find('{')));
-    const auto& end = doc.at("end");
     for (const auto& [line, count] :
          {std::pair{"sender", end.at("sum_sent").value("packets", std::int64_t{0})},
           std::pair{"receiver", end.at("sum_received").value("packets", std::int64_t{0})}}) {
