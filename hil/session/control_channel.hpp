@@ -10,7 +10,9 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <system_error>
 #include <type_traits>
+#include <utility>
 
 #include "hil/iperf3/wire.hpp"
 
@@ -18,6 +20,19 @@ namespace hil::session {
 
 using asio::awaitable;
 using clock = std::chrono::steady_clock;
+
+// An error the peer reported itself (iperf3's SERVER_ERROR): what() is the peer's words as
+// received, with no errno text of this end appended; code() is protocol_error.
+class peer_reported_error : public std::system_error {
+ public:
+  explicit peer_reported_error(std::string what)
+      : std::system_error(std::make_error_code(std::errc::protocol_error), what),
+        what_(std::move(what)) {}
+  [[nodiscard]] const char* what() const noexcept override { return what_.c_str(); }
+
+ private:
+  std::string what_;
+};
 
 class control_channel {
  public:

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <array>
 #include <asio.hpp>
 #include <atomic>
 #include <cctype>
@@ -16,6 +17,7 @@
 #include <future>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <tuple>
 
 #include "hil/report/iperf3_json.hpp"
@@ -384,6 +386,33 @@ TEST(OurPeer, AClientVanishingMidTestLeavesThePeerReadyForTheNext) {
   const auto r = hil::session::run_client(quick_client(1s));
   EXPECT_TRUE(r.error.empty());
   EXPECT_GT(r.streams.at(0).receiver.bytes, 0U);
+}
+
+TEST(OurClient, AServerErrorReachesTheUserInTheServersWords) {
+  // A server that refuses the test with SERVER_ERROR, as a 3.21 server with
+  // --server-max-duration refuses a longer -t: i_errno 37, no errno.
+  asio::io_context io;
+  asio::ip::tcp::acceptor listener(io, {asio::ip::make_address("127.0.0.1"), 0});
+  const auto at = listener.local_endpoint().port();
+  std::thread server([&] {
+    auto sock = listener.accept();
+    std::array<std::uint8_t, 37> cookie{};
+    asio::read(sock, asio::buffer(cookie));
+    std::array<std::uint8_t, 9> refusal{0xFE, 0, 0, 0, 37, 0, 0, 0, 0};
+    asio::write(sock, asio::buffer(refusal));
+  });
+  auto o = quick_client(5s);
+  o.host = "127.0.0.1";
+  o.port = at;
+  try {
+    (void)hil::session::run_client(o);
+    FAIL() << "a refused test must throw";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "server error from 127.0.0.1:" + std::to_string(at) +
+                  ": client's requested duration exceeds the server's maximum permitted limit");
+  }
+  server.join();
 }
 
 TEST(OurClient, NothingListeningSaysWhatToStart) {
