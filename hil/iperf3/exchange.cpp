@@ -124,6 +124,11 @@ std::string encode_results(const exchange_results& r) {
   if (!r.congestion_used.empty()) {
     out += R"("congestion_used":)" + nlohmann::json(r.congestion_used).dump() + ",";
   }
+  if (!r.server_output_json.empty()) {
+    out += R"("server_output_json":)" + r.server_output_json + ",";
+  } else if (!r.server_output_text.empty()) {
+    out += R"("server_output_text":)" + nlohmann::json(r.server_output_text).dump() + ",";
+  }
   out += R"("streams":[)";
   for (std::size_t i = 0; i < r.streams.size(); ++i) {
     if (i != 0) out += ',';
@@ -143,6 +148,14 @@ exchange_results decode_results(std::string_view json) {
   r.sender_has_retransmits =
       to_int(required_int(j, "sender_has_retransmits", where), "sender_has_retransmits", where);
   r.congestion_used = detail::get_string(j, "congestion_used", where).value_or("");
+  r.server_output_text = detail::get_string(j, "server_output_text", where).value_or("");
+  if (const auto out = j.find("server_output_json"); out != j.end()) {
+    if (!out->is_object()) {
+      detail::throw_protocol_error(
+          "unable to receive results: results message \"server_output_json\" is not an object");
+    }
+    r.server_output_json = out->dump();
+  }
   const auto streams = j.find("streams");
   if (streams == j.end()) {
     detail::throw_protocol_error(

@@ -48,12 +48,17 @@ struct exchange_results {
   double cpu_util_system = 0;       // percent
   int sender_has_retransmits = -1;  // 1 TCP sender with counts, 0 other sender, -1 receiver
   std::string congestion_used;      // TCP congestion control; empty = unknown, not sent
+  // A server asked for --get-server-output: its own output of the test, as text (a server
+  // without -J) or as its -J document (the JSON object's text). Empty = not sent.
+  std::string server_output_text;
+  std::string server_output_json;
   std::vector<exchange_stream> streams;
 };
 
 // The compact JSON iperf3 sends for r: keys, order and types as src/iperf_api.c send_results(),
 // numbers printed as 3.12's cJSON prints them, congestion_used only when non-empty, -1 as -1
-// (not 3.12's 18446744073709551615), omitted_errors/omitted_packets after errors/packets when
+// (not 3.12's 18446744073709551615), server_output_json or _text before the streams when set,
+// omitted_errors/omitted_packets after errors/packets when
 // the stream has them (3.14+; a 3.12 reader ignores them). Non-finite doubles are sent as 0
 // (cJSON would send null, which iperf3 3.18+ rejects).
 [[nodiscard]] std::string encode_results(const exchange_results& r);
@@ -61,9 +66,9 @@ struct exchange_results {
 // Reads a peer's results JSON as iperf3's get_results() does: the cpu_util_*,
 // sender_has_retransmits and streams keys and per stream id, bytes, retransmits, jitter, errors
 // and packets are required; start_time/end_time default to 0; omitted_errors and
-// omitted_packets are read when present (both or neither); server_output_* and unknown keys are
-// ignored; integers >= 2^63 read as -1. Throws std::system_error (protocol_error) naming the
-// missing or mistyped key.
+// omitted_packets are read when present (both or neither); server_output_text (a string) and
+// server_output_json (an object, kept as its text) when present; unknown keys are ignored; integers
+// >= 2^63 read as -1. Throws std::system_error (protocol_error) naming the missing or mistyped key.
 [[nodiscard]] exchange_results decode_results(std::string_view json);
 
 }  // namespace hil::iperf3

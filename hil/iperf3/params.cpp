@@ -50,6 +50,7 @@ struct wire_params {
   std::int64_t bandwidth = 0;
   std::int64_t pacing_timer = default_pacing_timer_us;
   std::int64_t tos = 0;
+  bool get_server_output = false;
   bool udp_counters_64bit = false;
   bool dont_fragment = false;
   std::string client_version;
@@ -127,6 +128,7 @@ wire_params from_spec(const measure::test_spec& s) {
   p.len = s.effective_block_len();
   p.bandwidth = to_wire(s.effective_bitrate());
   p.tos = s.tos;
+  p.get_server_output = s.get_server_output;
   p.udp_counters_64bit = s.udp_counters_64bit;
   p.dont_fragment = s.dont_fragment;
   p.client_version = s.client_version;
@@ -151,6 +153,7 @@ nlohmann::ordered_json to_json(const wire_params& p) {
   if (p.bandwidth > 0) j["bandwidth"] = p.bandwidth;
   if (p.pacing_timer > 0) j["pacing_timer"] = p.pacing_timer;
   if (p.tos > 0) j["TOS"] = p.tos;
+  if (p.get_server_output) j["get_server_output"] = 1;
   if (p.udp_counters_64bit) j["udp_counters_64bit"] = 1;
   if (p.dont_fragment) j["dont_fragment"] = 1;
   j["client_version"] = p.client_version;
@@ -179,6 +182,7 @@ wire_params from_json(const nlohmann::json& j) {
   p.pacing_timer = get_int(j, "pacing_timer", where).value_or(default_pacing_timer_us);
   p.tos = get_int(j, "TOS", where).value_or(0);
   // Flags sent as the number 1; iperf3 HEAD reacts to the key's presence, we to its value.
+  p.get_server_output = get_int(j, "get_server_output", where).value_or(0) != 0;
   p.udp_counters_64bit = get_int(j, "udp_counters_64bit", where).value_or(0) != 0;
   p.dont_fragment = get_int(j, "dont_fragment", where).value_or(0) != 0;
   p.client_version = detail::get_string(j, "client_version", where).value_or("");
@@ -205,6 +209,7 @@ measure::test_spec to_spec(const wire_params& p) {
   s.tos = static_cast<int>(p.tos);
   s.dont_fragment = p.dont_fragment;
   s.udp_counters_64bit = p.udp_counters_64bit;
+  s.get_server_output = p.get_server_output;
   s.client_version = p.client_version;
   return s;
 }

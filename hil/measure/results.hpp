@@ -115,6 +115,9 @@ struct test_result {
   std::string sender_congestion;  // TCP congestion control of the sending side, when known
   std::string receiver_congestion;
   std::string error;  // empty on success; iperf3's top-level "error" otherwise
+  // --get-server-output: the server's own output, as text or as its -J document's text.
+  std::string server_output_text;
+  std::string server_output_json;
 };
 
 }  // namespace hil::measure

@@ -29,6 +29,7 @@ struct test_spec {
   int tos = 0;                          // -S: IP TOS / IPv6 traffic class (DSCP << 2)
   bool dont_fragment = false;           // UDP: IP_PMTUDISC_DO, an oversize datagram fails loudly
   bool udp_counters_64bit = false;      // --udp-counters-64bit
+  bool get_server_output = false;       // --get-server-output: the server's output comes back
   std::string bind_device;              // SO_BINDTODEVICE, as `ping -I eth0`
   std::string bind_address;             // -B: local address
   std::string client_version = "3.12";  // what we announce in the parameter exchange

@@ -572,6 +572,12 @@ nlohmann::json to_iperf3_json(const test_result& r, std::string_view version,
   json doc{{"start", start_json(r, version, system_info)},
            {"intervals", intervals_json(r)},
            {"end", end_json(r)}};
+  // --get-server-output, after "end" as in iperf3's client document.
+  if (!r.server_output_json.empty()) {
+    doc["server_output_json"] = json::parse(r.server_output_json, nullptr, false);
+  } else if (!r.server_output_text.empty()) {
+    doc["server_output_text"] = r.server_output_text;
+  }
   if (!r.error.empty()) doc["error"] = r.error;
   return doc;
 }

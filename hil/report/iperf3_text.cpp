@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -295,6 +296,27 @@ void live_printer::interval(const measure::interval_sample& s) {
     header_printed_ = true;
   }
   out_ << format_interval(s, proto_, layout_) << std::flush;
+}
+
+std::string format_server_output(const measure::test_result& r) {
+  std::ostringstream out;
+  out << fmt::format("Accepted connection from {}, port {}\n", r.remote_host, r.remote_port);
+  live_printer live(out, r.spec);
+  for (const auto& e : r.connected) live.connected(e);
+  for (const auto& s : r.intervals) live.interval(s);
+  out << format_summary(r);
+  return out.str();
+}
+
+std::string format_server_output_section(const measure::test_result& r) {
+  if (!r.server_output_json.empty()) {
+    const auto doc = nlohmann::json::parse(r.server_output_json, nullptr, false);
+    return fmt::format("\nServer JSON output:\n{}\n", doc.dump(1, '\t'));
+  }
+  if (!r.server_output_text.empty()) {
+    return fmt::format("\nServer output:\n{}\n", r.server_output_text);
+  }
+  return {};
 }
 
 }  // namespace hil::report

@@ -49,6 +49,16 @@ struct text_layout {
 // the results exchange, both sides' lines are printed whichever end this is.
 [[nodiscard]] std::string format_summary(const measure::test_result& r);
 
+// What a server prints for one test, as stock `iperf3 -s` does: "Accepted connection from …",
+// the streams' "connected" lines, the interval table and the summary. hilperf-peer sends it to
+// a client that asked --get-server-output.
+[[nodiscard]] std::string format_server_output(const measure::test_result& r);
+
+// The client's "Server output:" section after its summary (or "Server JSON output:" with the
+// server's -J document pretty-printed), as iperf3 -c --get-server-output prints it; empty when
+// the server sent none.
+[[nodiscard]] std::string format_server_output_section(const measure::test_result& r);
+
 // The live lines of one test as iperf3 prints them while it runs: each stream's "connected" line,
 // then the interval header once and every interval, flushed as they come. Callers wire it to the
 // client's callbacks (on_connected, on_interval). Not thread-safe: one test, one printer.

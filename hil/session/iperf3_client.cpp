@@ -198,6 +198,8 @@ class client_session {
     const bool we_send = !o_.spec.reverse;
     r.sender_congestion = we_send ? local : remote.congestion_used;
     r.receiver_congestion = we_send ? remote.congestion_used : local;
+    r.server_output_text = remote.server_output_text;
+    r.server_output_json = remote.server_output_json;
     return r;
   }
 

@@ -85,6 +85,7 @@ class test_session {
   stream_channel streams_;                           // data stream connections from the accept loop
   std::string cookie_;                               // the client's cookie, as received (37 bytes)
   std::uint64_t payload_seed_ = new_payload_seed();  // of the streams this end sends
+  std::vector<measure::stream_endpoint> connected_;  // the data streams, as accepted
   bool accepting_ = false;                           // between CREATE_STREAMS and TEST_START
   bool finishing_ = false;  // DISPLAY_RESULTS sent: only the goodbye is left
 };
@@ -237,7 +238,24 @@ awaitable<void> test_session::run() {
   co_await ctl_.write_state(iperf3::state::exchange_results);
   const auto client = iperf3::decode_results(
       co_await ctl_.read_frame(iperf3::max_results_json, srv_.o.control_timeout));
-  co_await ctl_.write_frame(iperf3::encode_results(to_exchange(run.local_totals())));
+  measure::test_result r = run.result(from_exchange(client));
+  r.is_client = false;
+  asio::error_code gone;  // the client may already have closed: the address is then unknown
+  if (const auto from = ctl_.socket().remote_endpoint(gone); !gone) {
+    const auto a = from.address();
+    const bool mapped = a.is_v6() && a.to_v6().is_v4_mapped();
+    r.remote_host = mapped ? asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()).to_string()
+                           : a.to_string();
+    r.remote_port = from.port();
+  }
+  r.cookie = cookie_.substr(0, iperf3::cookie_size - 1);
+  r.payload_seed = payload_seed_;
+  r.connected = connected_;
+  auto mine = to_exchange(run.local_totals());
+  if (spec.get_server_output && srv_.o.server_output) {
+    mine.server_output_text = srv_.o.server_output(r);
+  }
+  co_await ctl_.write_frame(iperf3::encode_results(mine));
   co_await ctl_.write_state(iperf3::state::display_results);
   finishing_ = true;
   try {
@@ -245,10 +263,6 @@ awaitable<void> test_session::run() {
   } catch (const std::system_error&) {
   }
   ctl_.close();
-  measure::test_result r = run.result(from_exchange(client));
-  r.is_client = false;
-  r.cookie = cookie_.substr(0, iperf3::cookie_size - 1);
-  r.payload_seed = payload_seed_;
   ++srv_.completed;
   srv_.log(fmt::format("test {} from {}: {}", srv_.completed, ctl_.peer(), summary(r)));
   if (srv_.o.on_result) srv_.o.on_result(r);
@@ -283,6 +297,7 @@ awaitable<void> test_session::create_streams(const measure::test_spec& spec,
     }
     const int family = srv_.acceptor.local_endpoint().protocol().family();
     traffic::apply_data_options(fd.get(), family, spec);
+    connected_.push_back(describe_stream(fd.get(), stream_id(i)));
     const auto role = we_send ? traffic::flow_role::send : traffic::flow_role::receive;
     run.add_flow(std::make_unique<traffic::flow>(
         std::move(fd), family, flow_config_for(spec, stream_id(i), role, payload_seed_)));

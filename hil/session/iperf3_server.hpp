@@ -34,6 +34,9 @@ struct server_options {
   std::chrono::seconds guard_slack{40};  // a test may run time + omit + slack before it is cut off
   std::function<void(const std::string&)> log;  // one line per test and per rejected connection
   std::function<void(const measure::test_result&)> on_result;  // each finished test
+  // The server's own output of a test, sent back to a client that asked --get-server-output;
+  // unset, such a client gets none (as from a stock server that prints nothing).
+  std::function<std::string(const measure::test_result&)> server_output;
 };
 
 class server {

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "hil/report/iperf3_text.hpp"
 #include "hil/session/iperf3_server.hpp"
 
 namespace {
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   o.idle_timeout = std::chrono::seconds(idle_timeout);
   o.log = log_line;
+  o.server_output = hil::report::format_server_output;  // for clients with --get-server-output
 
   // SIGINT/SIGTERM stop the server from a normal thread (stop() is not async-signal-safe).
   sigset_t stop_signals;

@@ -56,7 +56,8 @@ int run_iperf3(hil::session::client_options o, bool json) {
   if (json) {
     print_json(r);
   } else {
-    std::cout << hil::report::format_summary(r) << "\nhilperf Done.\n";
+    std::cout << hil::report::format_summary(r) << hil::report::format_server_output_section(r)
+              << "\nhilperf Done.\n";
   }
   return 0;
 }

@@ -102,6 +102,8 @@ void declare(CLI::App& app, raw_options& raw) {
   app.add_option("-S,--tos", spec.tos, "IP type of service")->check(CLI::Range(0, 255));
   app.add_flag("--dont-fragment", spec.dont_fragment, "UDP: set DF, fail instead of fragmenting");
   app.add_flag("--udp-counters-64bit", spec.udp_counters_64bit, "64-bit UDP sequence numbers");
+  app.add_flag("--get-server-output", spec.get_server_output,
+               "print the server's own output of the test (in -J: server_output_text/_json)");
   app.add_option("-B,--bind", spec.bind_address, "local address");
   app.add_option("--bind-dev,-I", spec.bind_device, "send through this interface (as ping -I)");
   app.add_option("--connect-timeout", raw.connect_timeout_s, "seconds per connect attempt")
