@@ -116,7 +116,8 @@ awaitable<void> throw_for_state(control_channel& ctl, iperf3::state s,
   if (s == iperf3::state::server_error) {
     std::array<std::uint8_t, 8> payload{};
     co_await ctl.read_exact(payload, timeout);
-    throw peer_reported_error(
+    throw worded_error(
+        std::make_error_code(std::errc::protocol_error),
         fmt::format("server error from {}: {}", ctl.peer(),
                     iperf3::describe_server_error(iperf3::decode_server_error(payload))));
   }

@@ -21,13 +21,13 @@ namespace hil::session {
 using asio::awaitable;
 using clock = std::chrono::steady_clock;
 
-// An error the peer reported itself (iperf3's SERVER_ERROR): what() is the peer's words as
-// received, with no errno text of this end appended; code() is protocol_error.
-class peer_reported_error : public std::system_error {
+// A system_error whose what() is exactly the words given, with no errno text appended: for an
+// error the peer reported itself (iperf3's SERVER_ERROR, in the server's words) or a message that
+// already names its cause.
+class worded_error : public std::system_error {
  public:
-  explicit peer_reported_error(std::string what)
-      : std::system_error(std::make_error_code(std::errc::protocol_error), what),
-        what_(std::move(what)) {}
+  worded_error(std::error_code code, std::string what)
+      : std::system_error(code, what), what_(std::move(what)) {}
   [[nodiscard]] const char* what() const noexcept override { return what_.c_str(); }
 
  private:

@@ -440,6 +440,32 @@ TEST(OurClient, AServerErrorReachesTheUserInTheServersWords) {
   server.join();
 }
 
+TEST(OurClient, AServerThatNeverAnswersAsIperf3IsNamedAsSuch) {
+  // What iperf 2's `iperf -s` does with an iperf3 client: reads the cookie as its own header,
+  // finds it wrong and closes, before any iperf3 state.
+  asio::io_context io;
+  asio::ip::tcp::acceptor listener(io, {asio::ip::make_address("127.0.0.1"), 0});
+  const auto at = listener.local_endpoint().port();
+  std::thread server([&] {
+    auto sock = listener.accept();
+    std::array<std::uint8_t, 37> cookie{};
+    asio::read(sock, asio::buffer(cookie));
+  });
+  auto o = quick_client(5s);
+  o.host = "127.0.0.1";
+  o.port = at;
+  o.busy_retry = 0ms;  // one attempt: a close before any state is not retried as "finishing"
+  try {
+    (void)hil::session::run_client(o);
+    FAIL() << "a server that never answers must fail the test";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("closed the control connection"));
+    EXPECT_THAT(e.what(), HasSubstr("no iperf3 state came on this connection: is the peer an "
+                                    "iperf3 server? an iperf 2 server, `iperf -s`"));
+  }
+  server.join();
+}
+
 TEST(OurClient, NothingListeningSaysWhatToStart) {
   auto o = quick_client(1s);
   o.refused_retry = 200ms;
