@@ -76,16 +76,17 @@ bool server_still_busy(const std::system_error& e, bool answered) {
          (e.code() == asio::error::connection_reset && !answered);
 }
 
-void rethrow_unanswered(const std::system_error& e) {
+bool unanswered_close(const std::system_error& e) {
   const auto c = e.code();
-  if (c == asio::error::eof || c == asio::error::connection_reset ||
-      c == std::errc::protocol_error) {
-    throw worded_error(
-        c, fmt::format("{} (no iperf3 state came on this connection: is the peer an iperf3 server? "
-                       "an iperf 2 server, `iperf -s`, treats an iperf3 client this way)",
-                       e.what()));
-  }
-  throw e;
+  return c == asio::error::eof || c == asio::error::connection_reset ||
+         c == std::errc::protocol_error;
+}
+
+worded_error name_unanswered(const std::system_error& e) {
+  return {e.code(),
+          fmt::format("{} (no iperf3 state came on this connection: is the peer an iperf3 server? "
+                      "an iperf 2 server, `iperf -s`, treats an iperf3 client this way)",
+                      e.what())};
 }
 
 void abandon(control_channel& ctl, const attempt_state& st) {

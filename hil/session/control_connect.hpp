@@ -44,10 +44,13 @@ asio::awaitable<asio::ip::tcp::socket> connect_control(const connect_settings& c
 // anything on this connection.
 bool server_still_busy(const std::system_error& e, bool answered);
 
-// Rethrows e, from a connection on which the server never sent a state, with what that means:
-// whatever listens there is not an iperf3 server (an iperf 2 `iperf -s` reads the cookie as its
-// own header and closes). Other errors are rethrown as they are.
-[[noreturn]] void rethrow_unanswered(const std::system_error& e);
+// True when e ends a connection on which the server never sent a state (it closed, reset, or
+// sent a byte that is no iperf3 state): whatever listens there is not an iperf3 server.
+[[nodiscard]] bool unanswered_close(const std::system_error& e);
+
+// e, worded for such a connection: an iperf 2 `iperf -s` reads the cookie as its own header and
+// closes, the usual cause.
+[[nodiscard]] worded_error name_unanswered(const std::system_error& e);
 
 // The pause between busy retries (100 ms).
 asio::awaitable<void> busy_retry_pause();
@@ -95,7 +98,7 @@ asio::awaitable<T> with_busy_retry(connect_settings how, asio::ip::tcp::endpoint
     } catch (const std::system_error& e) {
       abandon(ctl, st);
       if (!server_still_busy(e, st.answered) || std::chrono::steady_clock::now() >= give_up) {
-        if (!st.answered) rethrow_unanswered(e);
+        if (!st.answered && unanswered_close(e)) throw name_unanswered(e);
         throw;
       }
     } catch (...) {
