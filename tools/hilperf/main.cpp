@@ -36,7 +36,7 @@ int run_iperf3(hil::session::client_options o, bool json) {
   ::signal(SIGTERM, on_signal);
   hil::report::live_printer live(std::cout, o.spec);  // as iperf3 prints while it runs
   if (!json) {
-    std::cout << fmt::format("Connecting to host {}, port {}\n", o.host, o.port);
+    std::cout << fmt::format("Connecting to host {}, port {}\n", o.host, o.port) << std::flush;
     o.on_connected = [&](const hil::measure::stream_endpoint& e) { live.connected(e); };
     o.on_interval = [&](const hil::measure::interval_sample& s) { live.interval(s); };
   }
