@@ -104,11 +104,21 @@ void flow::restart_jitter() {
 
 flow_sample flow::sample() const {
   flow_sample s;
-  s.bytes = bytes_.load(std::memory_order_relaxed);
-  s.packets = packets_.load(std::memory_order_relaxed);
   if (config_.proto == measure::protocol::udp && config_.role == flow_role::receive) {
+    // One consistent snapshot: the receiving thread adds a batch's bytes and statistics under
+    // this lock, so bytes = (highest sequence - lost) datagrams holds at every sample.
     const std::lock_guard lock(udp_mutex_);
+    s.bytes = bytes_.load(std::memory_order_relaxed);
+    s.packets = packets_.load(std::memory_order_relaxed);
     s.udp = udp_stats_.snapshot();
+  } else if (config_.proto == measure::protocol::udp) {
+    // A UDP sender sends whole datagrams of block_len bytes: bytes follow from the count, so a
+    // sample taken between the two counters' updates cannot disagree with itself.
+    s.packets = packets_.load(std::memory_order_relaxed);
+    s.bytes = s.packets * config_.block_len;
+  } else {
+    s.bytes = bytes_.load(std::memory_order_relaxed);
+    s.packets = packets_.load(std::memory_order_relaxed);
   }
   if (config_.proto == measure::protocol::tcp && config_.role == flow_role::send && fd_) {
     s.tcp = read_tcp_info(fd_.get());
