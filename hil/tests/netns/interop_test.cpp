@@ -208,17 +208,26 @@ void expect_stock_json_sane(const hil::report::iperf3_summary& j, const interop_
     EXPECT_LT(j.lost_packets, j.packets / 2) << "loss counted over the omitted period";
     return;
   }
-  EXPECT_LE(j.received_bytes, j.sent_bytes);
+  // A 3.16+ stock end runs a thread per stream that counts a datagram before its write and adds
+  // its bytes after it; a thread stopped at the end between the two leaves its counts one block
+  // behind what went out (the block may have been sent and received). Debian's 3.12 has one
+  // thread and no such gap. The allowance is that: one block per stream, nothing more.
+  const auto len = doc.at("start").at("test_start").value("blksize", std::uint64_t{0});
+  ASSERT_GT(len, 0U) << "no start.test_start.blksize";
+  const std::uint64_t lag = c.stock == "iperf3" ? 0 : static_cast<std::uint64_t>(c.parallel) * len;
+  EXPECT_LE(j.received_bytes, j.sent_bytes + lag);
   EXPECT_GE(j.interval_count, 2U);
   if (c.proto == protocol::tcp) {
-    EXPECT_LE(j.sent_bytes - j.received_bytes, static_cast<std::uint64_t>(c.parallel) * (8U << 20))
+    EXPECT_LE(j.sent_bytes - std::min(j.sent_bytes, j.received_bytes),
+              static_cast<std::uint64_t>(c.parallel) * (8U << 20))
         << "more than in flight went missing";
   } else {
     ASSERT_GT(j.packets, 0);
-    // Stock iperf3 picks its UDP length from the control connection's MSS: read it back.
-    const std::uint64_t len = j.sent_bytes / static_cast<std::uint64_t>(j.packets);
-    EXPECT_EQ(j.sent_bytes, static_cast<std::uint64_t>(j.packets) * len)
-        << "sent bytes are not a whole number of datagrams";
+    const auto counted = static_cast<std::uint64_t>(j.packets) * len;
+    EXPECT_EQ(j.sent_bytes % len, 0U) << "sent bytes are not a whole number of datagrams";
+    EXPECT_LE(j.sent_bytes, counted) << "more bytes sent than datagrams counted";
+    EXPECT_LE(counted - std::min(counted, j.sent_bytes), lag)
+        << "sent bytes lag the datagram count by more than one block per stream";
     EXPECT_GE(j.lost_packets, 0);
     EXPECT_LT(j.lost_packets, j.packets) << "nothing was received";
     // iperf3's JSON gives the sender's count, not the receiver's highest sequence: datagrams
@@ -265,8 +274,12 @@ TEST_P(Interop, BothEndsAgree) {
   EXPECT_EQ(server->wait(10s), 0) << "the -1 server must end cleanly: " << server->output();
 }
 
+#ifdef HIL_INTEROP_QUALIFY
 // The stock iperf3 binaries to qualify besides Debian's: HILPERF_IPERF3_BINARIES, a colon-separated
 // list of paths, each named in the test names by its version ("iperf 3.21 (cJSON …)" → 3_21).
+// Read only by hil_interop_qualify (HIL_INTEROP_QUALIFY): CTest lists the ordinary binary's
+// tests once and keeps the list until the binary changes, so cases that came and went with an
+// environment variable would run as stale names that match nothing, and pass.
 std::vector<std::pair<std::string, std::string>> extra_stock_binaries() {
   std::vector<std::pair<std::string, std::string>> out;
   const char* env = std::getenv("HILPERF_IPERF3_BINARIES");  // NOLINT(concurrency-mt-unsafe)
@@ -286,17 +299,21 @@ std::vector<std::pair<std::string, std::string>> extra_stock_binaries() {
   }
   return out;
 }
+#endif
 
 std::vector<interop_case> matrix() {
   std::vector<interop_case> out;
-  std::vector<std::tuple<std::string, std::pair<side, side>, std::string>> pairs{
-      {"OursToStock", {side::ours, side::stock}, "iperf3"},
-      {"StockToOurs", {side::stock, side::ours}, "iperf3"},
-      {"OursToOurs", {side::ours, side::ours}, "iperf3"}};
+  std::vector<std::tuple<std::string, std::pair<side, side>, std::string>> pairs;
+#ifdef HIL_INTEROP_QUALIFY
   for (const auto& [name, path] : extra_stock_binaries()) {
     pairs.push_back({"OursTo" + name, {side::ours, side::stock}, path});
     pairs.push_back({name + "ToOurs", {side::stock, side::ours}, path});
   }
+#else
+  pairs = {{"OursToStock", {side::ours, side::stock}, "iperf3"},
+           {"StockToOurs", {side::stock, side::ours}, "iperf3"},
+           {"OursToOurs", {side::ours, side::ours}, "iperf3"}};
+#endif
   for (const auto& [prefix, ends, stock] : pairs) {
     const auto [client, server] = ends;
     const auto at = out.size();
@@ -325,6 +342,19 @@ std::vector<interop_case> matrix() {
 
 INSTANTIATE_TEST_SUITE_P(Matrix, Interop, ::testing::ValuesIn(matrix()),
                          [](const auto& param_info) { return param_info.param.name; });
+
+#ifdef HIL_INTEROP_QUALIFY
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Interop);
+
+// Skipped, saying how, when no further iperf3 is named; the matrix above runs when one is.
+TEST(Qualify, Iperf3BinariesNamed) {
+  if (extra_stock_binaries().empty()) {
+    GTEST_SKIP() << "set HILPERF_IPERF3_BINARIES=<path>:<path> to run the interop matrix "
+                    "against those iperf3 builds";
+  }
+  EXPECT_FALSE(matrix().empty());
+}
+#else
 
 // ---- faults ---------------------------------------------------------------------------------
 
@@ -546,5 +576,7 @@ TEST(OurPeer, APortInUseNamesTheProcessHoldingIt) {
   EXPECT_EQ(second.wait(10s), 1);
   EXPECT_THAT(second.output(), HasSubstr("port 5201 is already in use by iperf3 (pid"));
 }
+
+#endif  // HIL_INTEROP_QUALIFY
 
 }  // namespace
