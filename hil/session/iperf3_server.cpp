@@ -29,6 +29,14 @@ using stream_channel =
 
 constexpr std::int32_t ie_recv_params = 114;  // iperf3's IERECVPARAMS
 
+// An IPv4 peer reached through the dual-stack listener, as plain IPv4 (::ffff:a.b.c.d → a.b.c.d).
+asio::ip::address unmapped(const asio::ip::address& a) {
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) {
+    return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+  }
+  return a;
+}
+
 std::string describe(const tcp::endpoint& e) {
   return fmt::format("{} port {}", e.address().to_string(), e.port());
 }
@@ -79,6 +87,8 @@ class test_session {
   awaitable<void> await_test_end(clock::time_point guard, clock::time_point next,
                                  std::chrono::milliseconds step, const std::function<void()>& tick);
   [[nodiscard]] udp::socket udp_listener();
+  // After the results: waits briefly for IPERF_DONE (EOF is as good), closes, counts the test.
+  awaitable<void> say_goodbye();
 
   detail::server_impl& srv_;
   control_channel ctl_;
@@ -242,10 +252,7 @@ awaitable<void> test_session::run() {
   r.is_client = false;
   asio::error_code gone;  // the client may already have closed: the address is then unknown
   if (const auto from = ctl_.socket().remote_endpoint(gone); !gone) {
-    const auto a = from.address();
-    const bool mapped = a.is_v6() && a.to_v6().is_v4_mapped();
-    r.remote_host = mapped ? asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()).to_string()
-                           : a.to_string();
+    r.remote_host = unmapped(from.address()).to_string();
     r.remote_port = from.port();
   }
   r.cookie = cookie_.substr(0, iperf3::cookie_size - 1);
@@ -257,15 +264,19 @@ awaitable<void> test_session::run() {
   }
   co_await ctl_.write_frame(iperf3::encode_results(mine));
   co_await ctl_.write_state(iperf3::state::display_results);
+  co_await say_goodbye();
+  srv_.log(fmt::format("test {} from {}: {}", srv_.completed, ctl_.peer(), summary(r)));
+  if (srv_.o.on_result) srv_.o.on_result(r);
+}
+
+awaitable<void> test_session::say_goodbye() {
   finishing_ = true;
   try {
-    (void)co_await ctl_.read_state(10s);  // IPERF_DONE; EOF is as good
+    (void)co_await ctl_.read_state(10s);
   } catch (const std::system_error&) {
   }
   ctl_.close();
   ++srv_.completed;
-  srv_.log(fmt::format("test {} from {}: {}", srv_.completed, ctl_.peer(), summary(r)));
-  if (srv_.o.on_result) srv_.o.on_result(r);
 }
 
 udp::socket test_session::udp_listener() {
@@ -367,10 +378,7 @@ awaitable<void> test_session::run_extension(const iperf3::extension_request& req
     co_return;
   }
   // The data listeners share the address the client reached (a v4-mapped one made plain IPv4).
-  auto local = ctl_.socket().local_endpoint().address();
-  if (local.is_v6() && local.to_v6().is_v4_mapped()) {
-    local = asio::ip::make_address_v4(asio::ip::v4_mapped, local.to_v6());
-  }
+  const auto local = unmapped(ctl_.socket().local_endpoint().address());
   traffic::rr_responder responder(
       traffic::socket_address::parse(local.to_string(), srv_.o.data_port), request.spec,
       extension_hello());
@@ -389,13 +397,7 @@ awaitable<void> test_session::run_extension(const iperf3::extension_request& req
   co_await ctl_.write_state(iperf3::state::exchange_results);
   co_await ctl_.write_frame(
       iperf3::encode_ext_results({responder.transactions(), cpu.total, cpu.user, cpu.system}));
-  finishing_ = true;
-  try {
-    (void)co_await ctl_.read_state(10s);  // IPERF_DONE; EOF is as good
-  } catch (const std::system_error&) {
-  }
-  ctl_.close();
-  ++srv_.completed;
+  co_await say_goodbye();
   srv_.log(fmt::format("test {} from {}: {} ({} B/{} B) on data port {}, {} transactions answered",
                        srv_.completed, ctl_.peer(), what, request.spec.request_size,
                        request.spec.response_size, responder.tcp_port(), responder.transactions()));

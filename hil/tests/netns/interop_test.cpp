@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <tuple>
+#include <vector>
 
 #include "hil/report/iperf3_json.hpp"
 #include "hil/session/iperf3_client.hpp"
@@ -443,19 +444,34 @@ TEST(OurPeer, AClientVanishingMidTestLeavesThePeerReadyForTheNext) {
   EXPECT_GT(r.streams.at(0).receiver.bytes, 0U);
 }
 
+// A scripted server on loopback for one client: reads its cookie, writes reply, closes.
+class cookie_then_reply {
+ public:
+  explicit cookie_then_reply(std::vector<std::uint8_t> reply)
+      : listener_(io_, {asio::ip::make_address("127.0.0.1"), 0}),
+        thread_([this, reply = std::move(reply)] {
+          auto sock = listener_.accept();
+          std::array<std::uint8_t, 37> cookie{};
+          asio::read(sock, asio::buffer(cookie));
+          if (!reply.empty()) asio::write(sock, asio::buffer(reply));
+        }) {}
+  ~cookie_then_reply() { thread_.join(); }
+  cookie_then_reply(const cookie_then_reply&) = delete;
+  cookie_then_reply& operator=(const cookie_then_reply&) = delete;
+
+  [[nodiscard]] std::uint16_t port() const { return listener_.local_endpoint().port(); }
+
+ private:
+  asio::io_context io_;
+  asio::ip::tcp::acceptor listener_;
+  std::thread thread_;
+};
+
 TEST(OurClient, AServerErrorReachesTheUserInTheServersWords) {
   // A server that refuses the test with SERVER_ERROR, as a 3.21 server with
   // --server-max-duration refuses a longer -t: i_errno 37, no errno.
-  asio::io_context io;
-  asio::ip::tcp::acceptor listener(io, {asio::ip::make_address("127.0.0.1"), 0});
-  const auto at = listener.local_endpoint().port();
-  std::thread server([&] {
-    auto sock = listener.accept();
-    std::array<std::uint8_t, 37> cookie{};
-    asio::read(sock, asio::buffer(cookie));
-    std::array<std::uint8_t, 9> refusal{0xFE, 0, 0, 0, 37, 0, 0, 0, 0};
-    asio::write(sock, asio::buffer(refusal));
-  });
+  const cookie_then_reply server({0xFE, 0, 0, 0, 37, 0, 0, 0, 0});
+  const auto at = server.port();
   auto o = quick_client(5s);
   o.host = "127.0.0.1";
   o.port = at;
@@ -467,23 +483,15 @@ TEST(OurClient, AServerErrorReachesTheUserInTheServersWords) {
               "server error from 127.0.0.1:" + std::to_string(at) +
                   ": client's requested duration exceeds the server's maximum permitted limit");
   }
-  server.join();
 }
 
 TEST(OurClient, AServerThatNeverAnswersAsIperf3IsNamedAsSuch) {
   // What iperf 2's `iperf -s` does with an iperf3 client: reads the cookie as its own header,
   // finds it wrong and closes, before any iperf3 state.
-  asio::io_context io;
-  asio::ip::tcp::acceptor listener(io, {asio::ip::make_address("127.0.0.1"), 0});
-  const auto at = listener.local_endpoint().port();
-  std::thread server([&] {
-    auto sock = listener.accept();
-    std::array<std::uint8_t, 37> cookie{};
-    asio::read(sock, asio::buffer(cookie));
-  });
+  const cookie_then_reply server({});
   auto o = quick_client(5s);
   o.host = "127.0.0.1";
-  o.port = at;
+  o.port = server.port();
   o.busy_retry = 0ms;  // one attempt: a close before any state is not retried as "finishing"
   try {
     (void)hil::session::run_client(o);
@@ -493,7 +501,6 @@ TEST(OurClient, AServerThatNeverAnswersAsIperf3IsNamedAsSuch) {
     EXPECT_THAT(e.what(), HasSubstr("no iperf3 state came on this connection: is the peer an "
                                     "iperf3 server? an iperf 2 server, `iperf -s`"));
   }
-  server.join();
 }
 
 TEST(OurClient, NothingListeningSaysWhatToStart) {
