@@ -12,6 +12,11 @@ find_package(CLI11 2.1 REQUIRED)
 find_package(tomlplusplus 3.3 REQUIRED)
 find_package(GTest 1.12 REQUIRED)
 find_package(Threads REQUIRED)
+# iperf3's RSA authentication (hil/iperf3/auth.cpp): libcrypto only, never libssl's TLS.
+if(HIL_STATIC)
+  set(OPENSSL_USE_STATIC_LIBS TRUE)
+endif()
+find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
 # hil::fmt and hil::toml: fmt and toml++ as Debian ships them (shared libraries), or header-only
 # with HIL_STATIC: Debian has no libfmt.a or libtomlplusplus.a.
 add_library(hil_fmt INTERFACE)

@@ -47,10 +47,10 @@ std::optional<data_kind> decode_hello(std::span<const std::uint8_t, 4> bytes) {
   return std::nullopt;
 }
 
-std::string encode_request_params(const measure::rr_spec& spec) {
+std::string encode_request_params(const measure::rr_spec& spec, std::string_view authtoken) {
   measure::test_spec plain;
   plain.duration = std::chrono::ceil<std::chrono::seconds>(spec.duration);
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(encode_params(plain));
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(encode_params(plain, authtoken));
   j["hilperf"] = {{"version", extension_version},
                   {"workload", std::string(measure::workload_name(spec.kind))},
                   {"request_size", spec.request_size},

@@ -66,8 +66,10 @@ struct extension_request {
 };
 
 // The parameter JSON of an extension request: encode_params() of a plain TCP test of the same
-// duration (so the message is a valid iperf3 request) plus the "hilperf" object.
-[[nodiscard]] std::string encode_request_params(const measure::rr_spec& spec);
+// duration (so the message is a valid iperf3 request, with the authtoken when one is given) plus
+// the "hilperf" object.
+[[nodiscard]] std::string encode_request_params(const measure::rr_spec& spec,
+                                                std::string_view authtoken = {});
 
 // The extension request in a client's parameter JSON; nullopt when there is no "hilperf" key (an
 // ordinary iperf3 test). Throws std::system_error (protocol_error) naming a malformed field; a

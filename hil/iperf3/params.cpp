@@ -53,6 +53,7 @@ struct wire_params {
   bool get_server_output = false;
   bool udp_counters_64bit = false;
   bool dont_fragment = false;
+  std::optional<std::string> authtoken;
   std::string client_version;
 };
 
@@ -156,6 +157,7 @@ nlohmann::ordered_json to_json(const wire_params& p) {
   if (p.get_server_output) j["get_server_output"] = 1;
   if (p.udp_counters_64bit) j["udp_counters_64bit"] = 1;
   if (p.dont_fragment) j["dont_fragment"] = 1;
+  if (p.authtoken) j["authtoken"] = *p.authtoken;
   j["client_version"] = p.client_version;
   return j;
 }
@@ -185,6 +187,7 @@ wire_params from_json(const nlohmann::json& j) {
   p.get_server_output = get_int(j, "get_server_output", where).value_or(0) != 0;
   p.udp_counters_64bit = get_int(j, "udp_counters_64bit", where).value_or(0) != 0;
   p.dont_fragment = get_int(j, "dont_fragment", where).value_or(0) != 0;
+  p.authtoken = detail::get_string(j, "authtoken", where);
   p.client_version = detail::get_string(j, "client_version", where).value_or("");
   return p;
 }
@@ -216,8 +219,9 @@ measure::test_spec to_spec(const wire_params& p) {
 
 }  // namespace
 
-std::string encode_params(const measure::test_spec& s) {
-  const wire_params p = from_spec(s);
+std::string encode_params(const measure::test_spec& s, std::string_view authtoken) {
+  wire_params p = from_spec(s);
+  if (!authtoken.empty()) p.authtoken = std::string(authtoken);
   const std::vector<std::string> problems = find_problems(p);
   if (!problems.empty()) {
     throw std::system_error(std::make_error_code(std::errc::invalid_argument),
@@ -235,13 +239,17 @@ std::string encode_params(const measure::test_spec& s) {
 }
 
 measure::test_spec decode_params(std::string_view json) {
+  return decode_client_params(json).spec;
+}
+
+client_params decode_client_params(std::string_view json) {
   const nlohmann::json j = detail::parse_json_object(json, max_param_json, "parameter message");
   const wire_params p = from_json(j);
   const std::vector<std::string> problems = find_problems(p);
   if (!problems.empty()) {
     detail::throw_protocol_error("invalid iperf3 parameters: " + join(problems));
   }
-  return to_spec(p);
+  return {to_spec(p), p.authtoken};
 }
 
 }  // namespace hil::iperf3

@@ -9,9 +9,11 @@
 //
 //   key order: tcp|udp, omit, time, num, blockcount, [MSS], [nodelay], parallel, [reverse],
 //   [bidirectional], [window], len, [bandwidth], pacing_timer, [TOS], [udp_counters_64bit],
-//   [dont_fragment], client_version            ([...] only when set; booleans only as true)
+//   [dont_fragment], [authtoken], client_version   ([...] only when set; booleans only as true)
+//   authtoken: iperf3's RSA authentication (auth.hpp), as 3.12–3.21 place it
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,12 +24,21 @@ namespace hil::iperf3 {
 // The parameter JSON a 3.12 client sends for s (without the length prefix). `time` is 0 when
 // s.bytes or s.blocks ends the test, as iperf3 -n/-k sends it. Throws std::system_error
 // (invalid_argument) listing every value a stock server would reject.
-[[nodiscard]] std::string encode_params(const measure::test_spec& s);
+// authtoken, when not empty, is sent as the "authtoken" key (auth.hpp make_authtoken()).
+[[nodiscard]] std::string encode_params(const measure::test_spec& s,
+                                        std::string_view authtoken = {});
 
 // What our server makes of a client's parameter JSON: unknown keys are ignored, known keys are
 // type-checked and range-checked as iperf3 HEAD does. Absent keys keep test_spec's defaults,
 // except client_version, which is empty when not sent. Throws std::system_error
 // (protocol_error) naming the offending keys.
 [[nodiscard]] measure::test_spec decode_params(std::string_view json);
+
+// The same, with the client's authtoken beside the test (absent when it sent none).
+struct client_params {
+  measure::test_spec spec;
+  std::optional<std::string> authtoken;
+};
+[[nodiscard]] client_params decode_client_params(std::string_view json);
 
 }  // namespace hil::iperf3

@@ -106,7 +106,7 @@ bool server_gave_up(iperf3::state s) noexcept {
 }
 
 awaitable<void> throw_for_state(control_channel& ctl, iperf3::state s,
-                                std::chrono::milliseconds timeout) {
+                                std::chrono::milliseconds timeout, std::string_view auth_hint) {
   if (s == iperf3::state::access_denied) {
     throw std::system_error(std::make_error_code(std::errc::device_or_resource_busy),
                             fmt::format("{} is busy running a test for another client (iperf3 "
@@ -114,12 +114,24 @@ awaitable<void> throw_for_state(control_channel& ctl, iperf3::state s,
                                         ctl.peer()));
   }
   if (s == iperf3::state::server_error) {
+    // i_errno, then errno; a 3.12 server refusing authentication sends i_errno alone and closes.
     std::array<std::uint8_t, 8> payload{};
-    co_await ctl.read_exact(payload, timeout);
-    throw worded_error(
-        std::make_error_code(std::errc::protocol_error),
-        fmt::format("server error from {}: {}", ctl.peer(),
-                    iperf3::describe_server_error(iperf3::decode_server_error(payload))));
+    co_await ctl.read_exact(std::span(payload).first<4>(), timeout);
+    bool errno_sent = true;
+    try {
+      co_await ctl.read_exact(std::span(payload).last<4>(), timeout);
+    } catch (const std::system_error& e) {
+      if (e.code() != asio::error::eof) throw;
+      errno_sent = false;
+    }
+    if (!errno_sent) payload[4] = payload[5] = payload[6] = payload[7] = 0;
+    const auto error = iperf3::decode_server_error(payload);
+    std::string text =
+        fmt::format("server error from {}: {}", ctl.peer(), iperf3::describe_server_error(error));
+    if (error.i_errno == iperf3::ie_auth_test && !auth_hint.empty()) {
+      text += fmt::format(" — {}", auth_hint);
+    }
+    throw worded_error(std::make_error_code(std::errc::protocol_error), text);
   }
   if (s == iperf3::state::server_terminate) {
     throw std::system_error(

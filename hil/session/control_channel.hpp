@@ -74,10 +74,12 @@ class control_channel {
 [[nodiscard]] bool server_gave_up(iperf3::state s) noexcept;
 
 // Throws the error a state that ends a test early stands for, with the likely cause: busy
-// (device_or_resource_busy), SERVER_ERROR (its 8 bytes read within timeout; protocol_error), the
+// (device_or_resource_busy), SERVER_ERROR (its 8 bytes, or the 4 of a 3.12 server refusing
+// authentication, read within timeout; protocol_error), the
 // server stopped (connection_aborted); any other state is "unexpected" (protocol_error).
+// auth_hint follows the server's words when they are iperf3's "test authorization failed".
 awaitable<void> throw_for_state(control_channel& ctl, iperf3::state s,
-                                std::chrono::milliseconds timeout);
+                                std::chrono::milliseconds timeout, std::string_view auth_hint = {});
 
 namespace detail {
 // op's outcome without throwing: asio's `||` waits for the first operation to *succeed*, so an

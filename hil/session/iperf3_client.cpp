@@ -65,13 +65,15 @@ class client_session {
         std::span(reinterpret_cast<const std::uint8_t*>(cookie_.data()), cookie_.size()));
     iperf3::exchange_results remote;
     for (;;) {
-      const iperf3::state s = co_await ctl.read_state(o_.control_timeout);
+      const iperf3::state s = co_await next_state(ctl);
       st_.answered = true;
       switch (s) {
         case iperf3::state::param_exchange:
-          co_await ctl.write_frame(iperf3::encode_params(o_.spec));
+          co_await ctl.write_frame(iperf3::encode_params(o_.spec, authtoken_now(o_.auth)));
+          params_sent_ = true;
           break;
         case iperf3::state::create_streams:
+          params_sent_ = false;
           co_await create_streams();
           break;
         case iperf3::state::test_start:
@@ -99,7 +101,25 @@ class client_session {
   // Turns a state that ends the test early into its error.
   awaitable<void> fail_on(iperf3::state s, control_channel& ctl) {
     if (server_gave_up(s)) st_.done = true;  // e.g. a busy server never accepted us
-    co_await throw_for_state(ctl, s, o_.control_timeout);
+    co_await throw_for_state(ctl, s, o_.control_timeout, auth_refusal_hint(o_.auth));
+  }
+
+  // The next state byte. A server that closes the connection right after reading the
+  // parameters refused them without a word: iperf3 3.17+ does that when authentication fails.
+  awaitable<iperf3::state> next_state(control_channel& ctl) {
+    std::optional<std::system_error> closed;
+    try {
+      co_return co_await ctl.read_state(o_.control_timeout);
+    } catch (const std::system_error& e) {
+      if (!params_sent_ || e.code() != asio::error::eof) throw;
+      closed = e;
+    }
+    st_.done = true;  // nothing more is owed to a server that hung up
+    throw worded_error(
+        closed->code(),
+        fmt::format("{} after reading the test parameters, without an error state; iperf3 3.17 "
+                    "and later do that when they refuse a test's authentication — {}",
+                    closed->what(), auth_refusal_hint(o_.auth)));
   }
 
   awaitable<void> create_streams() {
@@ -211,6 +231,7 @@ class client_session {
   std::vector<measure::stream_endpoint> connected_;
   std::chrono::system_clock::time_point started_;
   attempt_state st_;  // of the current attempt (control_connect.hpp)
+  bool params_sent_ = false;  // between our parameters and the server's CREATE_STREAMS
 };
 
 }  // namespace

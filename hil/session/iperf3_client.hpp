@@ -1,7 +1,7 @@
 // The iperf3 client state machine: runs one test against a stock `iperf3 -s` or a hilperf-peer.
 //
 //   connect (retry ECONNREFUSED) ─ cookie ─▶
-//   ◀─ PARAM_EXCHANGE   ─ params JSON ─▶
+//   ◀─ PARAM_EXCHANGE   ─ params JSON (with the authtoken when auth is set) ─▶
 //   ◀─ CREATE_STREAMS   ─ streams 1,3,4,… (TCP: connect + cookie; UDP: 9876 → 6789) ─▶
 //   ◀─ TEST_START, TEST_RUNNING   flows start; intervals every -i until -t (or -n/-k)
 //   ─ TEST_END ─▶                 (-R: receivers keep draining)
@@ -15,9 +15,11 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "hil/measure/results.hpp"
+#include "hil/session/client_auth.hpp"
 
 namespace hil::session {
 
@@ -25,6 +27,7 @@ struct client_options {
   std::string host;           // the server (-c)
   std::uint16_t port = 5201;  // -p
   measure::test_spec spec;
+  std::optional<client_auth> auth;  // credentials for a server that requires them
   std::chrono::milliseconds connect_timeout{10'000};  // per connect attempt
   std::chrono::milliseconds refused_retry{3'000};     // keep retrying ECONNREFUSED this long
   std::chrono::milliseconds busy_retry{1'000};        // and a "busy" answer (a finishing server)

@@ -3,6 +3,8 @@
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/experimental/channel.hpp>
 
+#include <ctime>
+
 #include <fmt/format.h>
 
 #include "hil/iperf3/exchange.hpp"
@@ -12,6 +14,7 @@
 #include "hil/session/iperf3_framing.hpp"
 #include "hil/session/iperf3_streams.hpp"
 #include "hil/sys/port_owner.hpp"
+#include "hil/sys/text_file.hpp"
 #include "hil/traffic/rr_engine.hpp"
 #include "hil/traffic/rr_responder.hpp"
 #include "hil/traffic/test_run.hpp"
@@ -23,11 +26,11 @@ using asio::use_awaitable;
 using asio::ip::tcp;
 using asio::ip::udp;
 using namespace std::chrono_literals;
+constexpr std::size_t max_users_file = std::size_t{1} << 20;  // an authorized users file
 // Sockets travel as shared_ptr: a channel needs default-constructible values.
 using stream_channel =
     asio::experimental::channel<void(asio::error_code, std::shared_ptr<tcp::socket>)>;
 
-constexpr std::int32_t ie_recv_params = 114;  // iperf3's IERECVPARAMS
 
 // An IPv4 peer reached through the dual-stack listener, as plain IPv4 (::ffff:a.b.c.d → a.b.c.d).
 asio::ip::address unmapped(const asio::ip::address& a) {
@@ -89,6 +92,9 @@ class test_session {
   [[nodiscard]] udp::socket udp_listener();
   // After the results: waits briefly for IPERF_DONE (EOF is as good), closes, counts the test.
   awaitable<void> say_goodbye();
+  // With server_options::auth: whether token admits the test; if not, logs why, sends the
+  // client SERVER_ERROR (IEAUTHTEST) and closes.
+  bool authorized(const std::optional<std::string>& token);
 
   detail::server_impl& srv_;
   control_channel ctl_;
@@ -222,19 +228,23 @@ awaitable<void> test_session::run() {
   co_await ctl_.write_state(iperf3::state::param_exchange);
   measure::test_spec spec;
   std::optional<iperf3::extension_request> extension;
+  std::optional<std::string> authtoken;
   try {
     const std::string params =
         co_await ctl_.read_frame(iperf3::max_param_json, srv_.o.control_timeout);
-    spec = iperf3::decode_params(params);
+    auto request = iperf3::decode_client_params(params);
+    spec = std::move(request.spec);
+    authtoken = std::move(request.authtoken);
     extension = iperf3::decode_request(params);
   } catch (const std::system_error& e) {
     if (e.code() != std::errc::protocol_error) throw;
-    const auto bytes = iperf3::encode_server_error({ie_recv_params, EINVAL});
+    const auto bytes = iperf3::encode_server_error({iperf3::ie_recv_params, EINVAL});
     ctl_.send_state_best_effort(iperf3::state::server_error);
     asio::error_code ignored;
     asio::write(ctl_.socket(), asio::buffer(bytes), ignored);
     throw;
   }
+  if (srv_.o.auth && !authorized(authtoken)) co_return;
   if (extension) {
     co_await run_extension(*extension);
     co_return;
@@ -267,6 +277,34 @@ awaitable<void> test_session::run() {
   co_await say_goodbye();
   srv_.log(fmt::format("test {} from {}: {}", srv_.completed, ctl_.peer(), summary(r)));
   if (srv_.o.on_result) srv_.o.on_result(r);
+}
+
+bool test_session::authorized(const std::optional<std::string>& token) {
+  const auto& auth = *srv_.o.auth;
+  iperf3::server_error refusal{iperf3::ie_auth_test, 0};
+  std::string why;
+  try {
+    const std::string users = sys::read_text_file(auth.users_path, max_users_file);
+    const auto d = iperf3::authenticate(token, auth.private_key, users, std::time(nullptr),
+                                        auth.skew_threshold.count(), auth.accept_pkcs1);
+    if (d.admitted) {
+      srv_.log(fmt::format("{} authenticated as \"{}\"", ctl_.peer(), d.username));
+      return true;
+    }
+    why = d.reason;
+  } catch (const std::system_error& e) {
+    refusal = {iperf3::ie_server_auth_users, e.code().value()};
+    why = e.what();
+  }
+  srv_.log(fmt::format("refused test from {}: authentication failed: {}", ctl_.peer(), why));
+  // iperf3 3.12's answer, which every client prints: "test authorization failed" (or, when the
+  // users file is unreadable, "cannot access authorized users file").
+  const auto bytes = iperf3::encode_server_error(refusal);
+  ctl_.send_state_best_effort(iperf3::state::server_error);
+  asio::error_code ignored;
+  asio::write(ctl_.socket(), asio::buffer(bytes), ignored);
+  ctl_.close();
+  return false;
 }
 
 awaitable<void> test_session::say_goodbye() {

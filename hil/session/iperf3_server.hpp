@@ -1,6 +1,7 @@
 // The iperf3 server side (hilperf-peer): accepts stock iperf3 clients and ours, one test at a time.
 //
 //   idle ── control connection ──▶ cookie ─ PARAM_EXCHANGE ─ params ─ CREATE_STREAMS
+//     ▲                             (with auth: a refused authtoken gets SERVER_ERROR 142, close)
 //     ▲                             streams arrive on the same port (TCP: cookie; UDP: 9876/6789)
 //     │                            TEST_START, TEST_RUNNING ─ intervals ─ ◀ TEST_END
 //     │                            close data sockets ─ EXCHANGE_RESULTS ◀ client results
@@ -14,8 +15,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "hil/iperf3/auth.hpp"
 #include "hil/measure/results.hpp"
 
 namespace hil::session {
@@ -24,6 +27,16 @@ namespace detail {
 struct server_impl;
 }
 
+// iperf3's RSA authentication (iperf3/auth.hpp), as iperf3 -s --rsa-private-key-path
+// --authorized-users-path --time-skew-threshold --use-pkcs1-padding: every test, the extension's
+// too, must carry a token of a listed user. The users file is read at every test, as iperf3 does.
+struct server_auth {
+  iperf3::rsa_key private_key;
+  std::string users_path;
+  std::chrono::seconds skew_threshold{10};
+  bool accept_pkcs1 = false;  // also PKCS#1 v1.5 tokens (iperf3 clients before 3.17)
+};
+
 struct server_options {
   std::string bind_address;     // -B; empty = every address (IPv4 and IPv6)
   std::uint16_t port = 5201;    // -p; 0 picks a free port (tests)
@@ -31,6 +44,7 @@ struct server_options {
   bool one_off = false;         // -1: serve one test, then stop
   std::chrono::seconds idle_timeout{0};  // --idle-timeout: stop when no client comes for this long
   std::chrono::milliseconds control_timeout{30'000};  // any control read inside a test
+  std::optional<server_auth> auth;  // unset: any client may test, as a stock iperf3 -s
   std::chrono::seconds guard_slack{40};  // a test may run time + omit + slack before it is cut off
   std::function<void(const std::string&)> log;  // one line per test and per rejected connection
   std::function<void(const measure::test_result&)> on_result;  // each finished test

@@ -41,7 +41,7 @@ class workload_session {
         std::span(reinterpret_cast<const std::uint8_t*>(cookie_.data()), cookie_.size()));
     co_await expect(ctl, iperf3::state::param_exchange);
     st_.answered = true;
-    co_await ctl.write_frame(iperf3::encode_request_params(o_.spec));
+    co_await ctl.write_frame(iperf3::encode_request_params(o_.spec, authtoken_now(o_.auth)));
     const data_ports ports = co_await negotiate(ctl);
     // The workload itself blocks this thread: nothing else runs on the control connection
     // meanwhile, and every data-plane wait is bounded by spec.response_timeout.
@@ -111,7 +111,7 @@ class workload_session {
           fmt::format("unexpected control byte 0x{:02x} from {}", byte, ctl.peer()));
     }
     if (server_gave_up(*s)) st_.done = true;
-    co_await throw_for_state(ctl, *s, o_.control_timeout);
+    co_await throw_for_state(ctl, *s, o_.control_timeout, auth_refusal_hint(o_.auth));
   }
 
   const workload_options& o_;

@@ -7,11 +7,13 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 
 #include "hil/measure/workload.hpp"
+#include "hil/session/client_auth.hpp"
 
 namespace hil::session {
 
@@ -19,6 +21,7 @@ struct workload_options {
   std::string host;           // the peer
   std::uint16_t port = 5201;  // its iperf3 control port
   measure::rr_spec spec;
+  std::optional<client_auth> auth;  // credentials for a peer that requires them
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds refused_retry{3'000};
   std::chrono::milliseconds busy_retry{1'000};  // retry a "busy" answer (a finishing server)

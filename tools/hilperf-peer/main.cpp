@@ -8,6 +8,7 @@
 #include <chrono>
 #include <ctime>
 #include <iostream>
+#include <system_error>
 #include <thread>
 
 #include <fmt/chrono.h>
@@ -16,6 +17,7 @@
 
 #include "hil/report/iperf3_text.hpp"
 #include "hil/session/iperf3_server.hpp"
+#include "hil/sys/text_file.hpp"
 
 namespace {
 
@@ -45,7 +47,39 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--idle-timeout", idle_timeout, "exit when no client comes for this many seconds")
       ->check(CLI::NonNegativeNumber);
+  std::string private_key_path, users_path;
+  int skew_threshold = 10;
+  auto* key = app.add_option("--rsa-private-key-path", private_key_path,
+                             "RSA private key (PEM, unprotected) to decrypt clients' credentials")
+                  ->check(CLI::ExistingFile);
+  auto* users = app.add_option("--authorized-users-path", users_path,
+                               "iperf3's authorized users file: user,sha256(\"{user}password\")")
+                    ->check(CLI::ExistingFile);
+  key->needs(users);
+  users->needs(key);
+  app.add_option("--time-skew-threshold", skew_threshold,
+                 "seconds a client's clock may differ from ours")
+      ->check(CLI::PositiveNumber)
+      ->needs(key)
+      ->capture_default_str();
+  bool accept_pkcs1 = false;
+  app.add_flag("--use-pkcs1-padding", accept_pkcs1,
+               "also accept PKCS#1 v1.5 credentials, from iperf3 clients before 3.17 (open to "
+               "padding-oracle attacks, as iperf3 warns)")
+      ->needs(key);
   CLI11_PARSE(app, argc, argv);
+  if (!private_key_path.empty()) {
+    try {
+      o.auth = hil::session::server_auth{
+          hil::iperf3::rsa_key::private_from_pem(
+              hil::sys::read_text_file(private_key_path, 64 * 1024), private_key_path),
+          users_path, std::chrono::seconds(skew_threshold), accept_pkcs1};
+      (void)hil::sys::read_text_file(users_path, 1 << 20);  // unreadable: say so now, not later
+    } catch (const std::system_error& e) {
+      std::cerr << "hilperf-peer: " << e.what() << '\n';
+      return 2;
+    }
+  }
   o.idle_timeout = std::chrono::seconds(idle_timeout);
   o.log = log_line;
   o.server_output = hil::report::format_server_output;  // for clients with --get-server-output
@@ -58,6 +92,10 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   try {
     hil::session::server server(o);
+    if (o.auth) {
+      log_line(fmt::format("authentication required: {}-bit RSA key, users in {}",
+                           o.auth->private_key.bits(), o.auth->users_path));
+    }
     log_line(fmt::format("listening on port {}", server.port()));
     std::thread([&] {
       int sig = 0;

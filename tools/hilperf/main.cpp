@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <iostream>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -76,7 +77,13 @@ int main(int argc, char** argv) {
     std::cerr << "Run with --help for more information.\n";
     return 2;
   }
-  const auto request = hilperf::to_request(raw);
+  hilperf::run_request request;
+  try {
+    request = hilperf::to_request(raw);
+  } catch (const std::system_error& e) {
+    std::cerr << "hilperf: " << e.what() << '\n';
+    return 2;
+  }
   if (request.workload) return run_workload_mode(*request.workload, request.json);
   return run_iperf3(request.client, request.json);
 }

@@ -106,6 +106,14 @@ void declare(CLI::App& app, raw_options& raw) {
                "print the server's own output of the test (in -J: server_output_text/_json)");
   app.add_option("-B,--bind", spec.bind_address, "local address");
   app.add_option("--bind-dev,-I", spec.bind_device, "send through this interface (as ping -I)");
+  app.add_option("--username", raw.username,
+                 "user for the server's RSA authentication (password: IPERF3_PASSWORD)");
+  app.add_option("--rsa-public-key-path", raw.rsa_public_key_path,
+                 "the server's RSA public key (PEM) to encrypt the credentials with")
+      ->check(CLI::ExistingFile);
+  app.add_flag("--use-pkcs1-padding", raw.use_pkcs1_padding,
+               "encrypt the credentials with PKCS#1 v1.5 padding, as iperf3 clients before "
+               "3.17 do (servers before 3.17 read nothing else); default OAEP, as 3.17+");
   app.add_option("--connect-timeout", raw.connect_timeout_s, "seconds per connect attempt")
       ->check(CLI::Range(0.1, 3600.0));
   app.add_flag("-J,--json", raw.json, "print iperf3 -J JSON at the end");
@@ -129,6 +137,12 @@ void declare(CLI::App& app, raw_options& raw) {
 
 std::vector<std::string> problems(const raw_options& raw) {
   std::vector<std::string> out;
+  if (raw.username.empty() != raw.rsa_public_key_path.empty()) {
+    out.emplace_back("--username and --rsa-public-key-path go together (iperf3's authentication)");
+  }
+  if (raw.use_pkcs1_padding && raw.username.empty()) {
+    out.emplace_back("--use-pkcs1-padding needs --username and --rsa-public-key-path");
+  }
   if (raw.workload.empty()) {
     check_iperf3(raw, out);
   } else {
@@ -140,6 +154,11 @@ std::vector<std::string> problems(const raw_options& raw) {
 run_request to_request(const raw_options& raw) {
   run_request req;
   req.json = raw.json;
+  std::optional<hil::session::client_auth> auth;
+  if (!raw.username.empty()) {
+    auth = hil::session::load_client_auth(raw.username, raw.rsa_public_key_path,
+                                          raw.use_pkcs1_padding);
+  }
   if (!raw.workload.empty()) {
     hil::session::workload_options w;
     w.host = raw.client.host;
@@ -152,10 +171,12 @@ run_request to_request(const raw_options& raw) {
     w.spec.response_timeout = std::chrono::milliseconds(raw.response_timeout_ms);
     w.spec.bind_device = raw.client.spec.bind_device;
     w.connect_timeout = millis(raw.connect_timeout_s);
+    w.auth = auth;
     req.workload = w;
     return req;
   }
   req.client = raw.client;
+  req.client.auth = auth;
   auto& spec = req.client.spec;
   spec.proto = raw.udp ? hil::measure::protocol::udp : hil::measure::protocol::tcp;
   if (!raw.bitrate.empty()) {

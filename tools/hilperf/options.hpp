@@ -26,6 +26,8 @@ struct raw_options {
   std::vector<std::uint32_t> rr_sizes{1, 1};
   int load_streams = 0;
   int response_timeout_ms = 1000;
+  std::string username, rsa_public_key_path;  // iperf3's authentication (password: IPERF3_PASSWORD)
+  bool use_pkcs1_padding = false;
 };
 
 // What one run does.
@@ -41,7 +43,8 @@ void declare(CLI::App& app, raw_options& raw);
 // Every problem of the combination given, one line each naming the flags; empty when none.
 [[nodiscard]] std::vector<std::string> problems(const raw_options& raw);
 
-// The run raw asks for; raw must have no problems.
+// The run raw asks for; raw must have no problems. Throws std::system_error when the
+// authentication's key or password cannot be had (hil/session/client_auth.hpp).
 [[nodiscard]] run_request to_request(const raw_options& raw);
 
 }  // namespace hilperf
