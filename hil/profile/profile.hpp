@@ -43,6 +43,12 @@ struct peer_config {
   // it at net.core.rmem_max): a stock iperf3 receiver otherwise keeps its default (208 KiB on
   // Linux) and drops datagrams there when the PC stalls, which is not the DUT's port. 0: ask none.
   int udp_buffer_bytes = 4 << 20;
+  // iperf3's RSA authentication, for a peer that requires it (iperf3 -s --rsa-private-key-path
+  // --authorized-users-path): the user, the peer's public key (PEM), PKCS#1 v1.5 padding for a
+  // server before iperf3 3.17. The password is never in the profile: IPERF3_PASSWORD.
+  std::string username;
+  std::string rsa_public_key_path;
+  bool use_pkcs1_padding = false;
 };
 
 // What the DUT's link must negotiate.

@@ -104,6 +104,9 @@ std::string echo(const profile& p) {
   put(out, "ssh_command", toml_string(p.peer.ssh_command));
   put(out, "server", toml_string(name_of(p.peer.server)));
   put(out, "udp_buffer_bytes", p.peer.udp_buffer_bytes);
+  put(out, "username", toml_string(p.peer.username));
+  put(out, "rsa_public_key_path", toml_string(p.peer.rsa_public_key_path));
+  put(out, "use_pkcs1_padding", p.peer.use_pkcs1_padding);
   out += "\n[link]\n";
   put(out, "speed_mbps", p.link.speed_mbps);
   put(out, "duplex", toml_string(name_of(p.link.duplex)));

@@ -330,7 +330,7 @@ constexpr std::array<key_spec<dut_config>, 3> dut_keys{{
     {"ipv6", [](auto& r, auto& d) { store(r.string(), d.ipv6); }},
 }};
 
-constexpr std::array<key_spec<peer_config>, 8> peer_keys{{
+constexpr std::array<key_spec<peer_config>, 11> peer_keys{{
     {"mode", [](auto& r, auto& c) { store(r.choice(peer_modes), c.mode); }},
     {"ipv4", [](auto& r, auto& c) { store(r.string(), c.ipv4); }},
     {"ipv6", [](auto& r, auto& c) { store(r.string(), c.ipv6); }},
@@ -344,6 +344,9 @@ constexpr std::array<key_spec<peer_config>, 8> peer_keys{{
     {"ssh_command", [](auto& r, auto& c) { store(r.string(), c.ssh_command); }},
     {"udp_buffer_bytes",
      [](auto& r, auto& c) { store(r.integer(0, 512 << 20), c.udp_buffer_bytes); }},
+    {"username", [](auto& r, auto& c) { store(r.string(), c.username); }},
+    {"rsa_public_key_path", [](auto& r, auto& c) { store(r.string(), c.rsa_public_key_path); }},
+    {"use_pkcs1_padding", [](auto& r, auto& c) { store(r.boolean(), c.use_pkcs1_padding); }},
 }};
 
 constexpr std::array<key_spec<link_expectation>, 2> link_keys{{
@@ -501,6 +504,21 @@ void check_required(const profile& p, pass_state& state) {
       !state.rejected(target)) {
     state.report(std::string(target), state.line_of(target),
                  "required when peer.mode is \"ssh\": the user@host the peer is started on");
+  }
+  // iperf3's authentication takes both or neither (as iperf3 -c --username
+  // --rsa-public-key-path); padding without them means nothing.
+  const bool user = !p.peer.username.empty();
+  const bool key = !p.peer.rsa_public_key_path.empty();
+  if (user != key) {
+    const std::string_view missing = user ? "peer.rsa_public_key_path" : "peer.username";
+    state.report(std::string(missing), 0,
+                 "peer.username and peer.rsa_public_key_path go together (iperf3's "
+                 "authentication; the password comes from IPERF3_PASSWORD)");
+  }
+  if (p.peer.use_pkcs1_padding && !user) {
+    const std::string_view padding = "peer.use_pkcs1_padding";
+    state.report(std::string(padding), state.line_of(padding),
+                 "needs peer.username and peer.rsa_public_key_path");
   }
 }
 

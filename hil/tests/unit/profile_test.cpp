@@ -84,6 +84,9 @@ void expect_same(const profile& a, const profile& b) {
   EXPECT_EQ(a.peer.ssh_target, b.peer.ssh_target);
   EXPECT_EQ(a.peer.server, b.peer.server);
   EXPECT_EQ(a.peer.udp_buffer_bytes, b.peer.udp_buffer_bytes);
+  EXPECT_EQ(a.peer.username, b.peer.username);
+  EXPECT_EQ(a.peer.rsa_public_key_path, b.peer.rsa_public_key_path);
+  EXPECT_EQ(a.peer.use_pkcs1_padding, b.peer.use_pkcs1_padding);
   EXPECT_EQ(a.link.speed_mbps, b.link.speed_mbps);
   EXPECT_EQ(a.link.duplex, b.link.duplex);
   EXPECT_EQ(a.limits.tcp_dut_transmits_mbps, b.limits.tcp_dut_transmits_mbps);
@@ -432,6 +435,27 @@ ssh_target = "lab@192.168.1.195"
   EXPECT_EQ(p.peer.ssh_target, "lab@192.168.1.195");
 }
 
+TEST_F(ProfileValidation, AuthenticationTakesUserAndKeyTogether) {
+  const problem p = only_problem(R"([dut]
+ipv4 = "192.168.1.10/24"
+[peer]
+mode = "external"
+ipv4 = "192.168.1.195"
+username = "alice"
+)");
+  EXPECT_EQ(p.key, "peer.rsa_public_key_path");
+  EXPECT_TRUE(contains(p.message, "go together")) << p.message;
+  const problem q = only_problem(R"([dut]
+ipv4 = "192.168.1.10/24"
+[peer]
+mode = "external"
+ipv4 = "192.168.1.195"
+use_pkcs1_padding = true
+)");
+  EXPECT_EQ(q.key, "peer.use_pkcs1_padding");
+  EXPECT_TRUE(contains(q.message, "needs peer.username")) << q.message;
+}
+
 TEST_F(ProfileValidation, TiersNotIncreasing) {
   const problem p = only_problem(minimal_with(R"([mtu]
 tiers = [
@@ -564,6 +588,9 @@ port = 15002
 ssh_target = "lab@pc-01"
 server = "iperf3"
 udp_buffer_bytes = 1048576
+username = "alice"
+rsa_public_key_path = "/etc/hilperf/peer-public.pem"
+use_pkcs1_padding = true
 [link]
 speed_mbps = 2500
 duplex = "half"
