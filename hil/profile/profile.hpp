@@ -19,7 +19,10 @@ namespace hil::profile {
 
 enum class peer_mode { sim, ssh, external };
 enum class duplex_mode { full, half };
-enum class peer_server { hilperf_peer, iperf3 };
+// What serves the tests on the peer (peer.server): hilperf-peer (every case), a stock iperf3 -s,
+// iperf 2's iperf -s (seed 002's UDP rows and the iperf3-shaped cases it can serve), or netperf's
+// netserver (NetperfSuite only).
+enum class peer_server { hilperf_peer, iperf3, iperf2, netserver };
 
 // The near end: the interface the checks exercise and the addresses it carries.
 struct dut_config {
@@ -43,6 +46,7 @@ struct peer_config {
   // it at net.core.rmem_max): a stock iperf3 receiver otherwise keeps its default (208 KiB on
   // Linux) and drops datagrams there when the PC stalls, which is not the DUT's port. 0: ask none.
   int udp_buffer_bytes = 4 << 20;
+  std::uint16_t netserver_port = 12865;  // netserver's control port (netserver -p), NetperfSuite
   // iperf3's RSA authentication, for a peer that requires it (iperf3 -s --rsa-private-key-path
   // --authorized-users-path): the user, the peer's public key (PEM), PKCS#1 v1.5 padding for a
   // server before iperf3 3.17. The password is never in the profile: IPERF3_PASSWORD.

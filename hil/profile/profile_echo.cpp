@@ -30,6 +30,10 @@ std::string_view name_of(peer_server server) {
       return "hilperf-peer";
     case peer_server::iperf3:
       return "iperf3";
+    case peer_server::iperf2:
+      return "iperf2";
+    case peer_server::netserver:
+      return "netserver";
   }
   return "?";
 }
@@ -104,6 +108,7 @@ std::string echo(const profile& p) {
   put(out, "ssh_command", toml_string(p.peer.ssh_command));
   put(out, "server", toml_string(name_of(p.peer.server)));
   put(out, "udp_buffer_bytes", p.peer.udp_buffer_bytes);
+  put(out, "netserver_port", p.peer.netserver_port);
   put(out, "username", toml_string(p.peer.username));
   put(out, "rsa_public_key_path", toml_string(p.peer.rsa_public_key_path));
   put(out, "use_pkcs1_padding", p.peer.use_pkcs1_padding);

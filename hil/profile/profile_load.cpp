@@ -310,8 +310,11 @@ bool is_ssh_target(std::string_view target) {
 
 constexpr std::array<std::pair<std::string_view, peer_mode>, 3> peer_modes{
     {{"sim", peer_mode::sim}, {"ssh", peer_mode::ssh}, {"external", peer_mode::external}}};
-constexpr std::array<std::pair<std::string_view, peer_server>, 2> peer_servers{
-    {{"hilperf-peer", peer_server::hilperf_peer}, {"iperf3", peer_server::iperf3}}};
+constexpr std::array<std::pair<std::string_view, peer_server>, 4> peer_servers{
+    {{"hilperf-peer", peer_server::hilperf_peer},
+     {"iperf3", peer_server::iperf3},
+     {"iperf2", peer_server::iperf2},
+     {"netserver", peer_server::netserver}}};
 constexpr std::array<std::pair<std::string_view, duplex_mode>, 2> duplex_modes{
     {{"full", duplex_mode::full}, {"half", duplex_mode::half}}};
 constexpr std::array<std::pair<std::string_view, std::string_view>, 2> duration_set_names{
@@ -330,7 +333,7 @@ constexpr std::array<key_spec<dut_config>, 3> dut_keys{{
     {"ipv6", [](auto& r, auto& d) { store(r.string(), d.ipv6); }},
 }};
 
-constexpr std::array<key_spec<peer_config>, 11> peer_keys{{
+constexpr std::array<key_spec<peer_config>, 12> peer_keys{{
     {"mode", [](auto& r, auto& c) { store(r.choice(peer_modes), c.mode); }},
     {"ipv4", [](auto& r, auto& c) { store(r.string(), c.ipv4); }},
     {"ipv6", [](auto& r, auto& c) { store(r.string(), c.ipv6); }},
@@ -344,6 +347,7 @@ constexpr std::array<key_spec<peer_config>, 11> peer_keys{{
     {"ssh_command", [](auto& r, auto& c) { store(r.string(), c.ssh_command); }},
     {"udp_buffer_bytes",
      [](auto& r, auto& c) { store(r.integer(0, 512 << 20), c.udp_buffer_bytes); }},
+    {"netserver_port", [](auto& r, auto& c) { store(r.integer(1, 65535), c.netserver_port); }},
     {"username", [](auto& r, auto& c) { store(r.string(), c.username); }},
     {"rsa_public_key_path", [](auto& r, auto& c) { store(r.string(), c.rsa_public_key_path); }},
     {"use_pkcs1_padding", [](auto& r, auto& c) { store(r.boolean(), c.use_pkcs1_padding); }},

@@ -84,6 +84,7 @@ void expect_same(const profile& a, const profile& b) {
   EXPECT_EQ(a.peer.ssh_target, b.peer.ssh_target);
   EXPECT_EQ(a.peer.server, b.peer.server);
   EXPECT_EQ(a.peer.udp_buffer_bytes, b.peer.udp_buffer_bytes);
+  EXPECT_EQ(a.peer.netserver_port, b.peer.netserver_port);
   EXPECT_EQ(a.peer.username, b.peer.username);
   EXPECT_EQ(a.peer.rsa_public_key_path, b.peer.rsa_public_key_path);
   EXPECT_EQ(a.peer.use_pkcs1_padding, b.peer.use_pkcs1_padding);
@@ -588,6 +589,7 @@ port = 15002
 ssh_target = "lab@pc-01"
 server = "iperf3"
 udp_buffer_bytes = 1048576
+netserver_port = 12866
 username = "alice"
 rsa_public_key_path = "/etc/hilperf/peer-public.pem"
 use_pkcs1_padding = true
