@@ -148,9 +148,10 @@ rsa_key rsa_key::public_from_pem(std::string_view pem, std::string_view what) {
   const bio_ptr bio = memory_bio(pem);
   EVP_PKEY* key = PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr);
   if (key == nullptr) {
-    refuse(fmt::format("{} is not a PEM public key ({}); iperf3 wants the \"BEGIN PUBLIC KEY\" "
-                       "form: openssl rsa -in private.pem -pubout -out public.pem",
-                       what, openssl_reason()));
+    refuse(
+        fmt::format("{} is not a PEM public key ({}); iperf3 wants the \"BEGIN PUBLIC KEY\" "
+                    "form: openssl rsa -in private.pem -pubout -out public.pem",
+                    what, openssl_reason()));
   }
   rsa_key out(own(key));
   require_rsa(key, what);
@@ -164,10 +165,11 @@ rsa_key rsa_key::private_from_pem(std::string_view pem, std::string_view what) {
   if (key == nullptr) {
     const std::string reason = openssl_reason();
     if (asked) {
-      refuse(fmt::format("{} is protected by a passphrase, which a server cannot ask for; store "
-                         "it unprotected: openssl rsa -in private.pem -out "
-                         "private_not_protected.pem",
-                         what));
+      refuse(
+          fmt::format("{} is protected by a passphrase, which a server cannot ask for; store "
+                      "it unprotected: openssl rsa -in private.pem -out "
+                      "private_not_protected.pem",
+                      what));
     }
     refuse(fmt::format("{} is not a PEM private key ({})", what, reason));
   }
@@ -185,8 +187,8 @@ std::string make_authtoken(const credentials& c, const rsa_key& public_key, rsa_
         "an iperf3 username and password must each be one word: not empty, no spaces or line "
         "breaks (the server reads each as one word)");
   }
-  const std::string text = fmt::format("{}{}{}{}{}{}", user_tag, c.username, pwd_tag, c.password,
-                                       ts_tag, unix_seconds);
+  const std::string text =
+      fmt::format("{}{}{}{}{}{}", user_tag, c.username, pwd_tag, c.password, ts_tag, unix_seconds);
   const ctx_ptr ctx = context_for(public_key);
   std::size_t len = 0;
   const auto* in = reinterpret_cast<const unsigned char*>(text.data());
@@ -197,9 +199,10 @@ std::string make_authtoken(const credentials& c, const rsa_key& public_key, rsa_
   }
   std::vector<unsigned char> cipher(len);
   if (EVP_PKEY_encrypt(ctx.get(), cipher.data(), &len, in, text.size()) <= 0) {
-    refuse(fmt::format("the username and password ({} bytes with the time stamp) are too long "
-                       "for a {}-bit key with {} padding ({})",
-                       text.size(), public_key.bits(), padding_name(padding), openssl_reason()));
+    refuse(
+        fmt::format("the username and password ({} bytes with the time stamp) are too long "
+                    "for a {}-bit key with {} padding ({})",
+                    text.size(), public_key.bits(), padding_name(padding), openssl_reason()));
   }
   cipher.resize(len);
   return base64_encode(cipher);
@@ -286,8 +289,8 @@ auth_decision authenticate(const std::optional<std::string>& token, const rsa_ke
     return d;
   }
   if (!users_file_admits(users_file, claim->who)) {
-    d.reason = fmt::format(
-        "user \"{}\" is not in the authorized users file with that password", d.username);
+    d.reason = fmt::format("user \"{}\" is not in the authorized users file with that password",
+                           d.username);
     return d;
   }
   d.admitted = true;

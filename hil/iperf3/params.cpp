@@ -238,9 +238,7 @@ std::string encode_params(const measure::test_spec& s, std::string_view authtoke
   return json;
 }
 
-measure::test_spec decode_params(std::string_view json) {
-  return decode_client_params(json).spec;
-}
+measure::test_spec decode_params(std::string_view json) { return decode_client_params(json).spec; }
 
 client_params decode_client_params(std::string_view json) {
   const nlohmann::json j = detail::parse_json_object(json, max_param_json, "parameter message");

@@ -165,8 +165,8 @@ struct server_error {
 
 // The i_errno values our server sends (iperf3's src/iperf_api.h).
 inline constexpr std::int32_t ie_server_auth_users = 35;  // IESERVERAUTHUSERS
-inline constexpr std::int32_t ie_recv_params = 114;  // IERECVPARAMS
-inline constexpr std::int32_t ie_auth_test = 142;    // IEAUTHTEST "test authorization failed"
+inline constexpr std::int32_t ie_recv_params = 114;       // IERECVPARAMS
+inline constexpr std::int32_t ie_auth_test = 142;         // IEAUTHTEST "test authorization failed"
 
 // Both int32 from big-endian bytes.
 [[nodiscard]] server_error decode_server_error(std::span<const std::uint8_t, 8> bytes);

@@ -21,11 +21,10 @@ client_auth load_client_auth(const std::string& username, const std::string& pub
                     username));
   }
   constexpr std::size_t max_key_file = 64 * 1024;
-  client_auth auth{
-      {username, password},
-      iperf3::rsa_key::public_from_pem(sys::read_text_file(public_key_path, max_key_file),
-                                       public_key_path),
-      pkcs1_padding ? iperf3::rsa_padding::pkcs1 : iperf3::rsa_padding::oaep};
+  client_auth auth{{username, password},
+                   iperf3::rsa_key::public_from_pem(
+                       sys::read_text_file(public_key_path, max_key_file), public_key_path),
+                   pkcs1_padding ? iperf3::rsa_padding::pkcs1 : iperf3::rsa_padding::oaep};
   (void)authtoken_now(auth);  // a name, password or key iperf3 cannot use fails here, not later
   return auth;
 }

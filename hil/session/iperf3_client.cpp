@@ -230,7 +230,7 @@ class client_session {
   std::uint64_t payload_seed_ = new_payload_seed();
   std::vector<measure::stream_endpoint> connected_;
   std::chrono::system_clock::time_point started_;
-  attempt_state st_;  // of the current attempt (control_connect.hpp)
+  attempt_state st_;          // of the current attempt (control_connect.hpp)
   bool params_sent_ = false;  // between our parameters and the server's CREATE_STREAMS
 };
 

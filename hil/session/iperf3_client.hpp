@@ -27,7 +27,7 @@ struct client_options {
   std::string host;           // the server (-c)
   std::uint16_t port = 5201;  // -p
   measure::test_spec spec;
-  std::optional<client_auth> auth;  // credentials for a server that requires them
+  std::optional<client_auth> auth;                    // credentials for a server that requires them
   std::chrono::milliseconds connect_timeout{10'000};  // per connect attempt
   std::chrono::milliseconds refused_retry{3'000};     // keep retrying ECONNREFUSED this long
   std::chrono::milliseconds busy_retry{1'000};        // and a "busy" answer (a finishing server)

@@ -31,7 +31,6 @@ constexpr std::size_t max_users_file = std::size_t{1} << 20;  // an authorized u
 using stream_channel =
     asio::experimental::channel<void(asio::error_code, std::shared_ptr<tcp::socket>)>;
 
-
 // An IPv4 peer reached through the dual-stack listener, as plain IPv4 (::ffff:a.b.c.d → a.b.c.d).
 asio::ip::address unmapped(const asio::ip::address& a) {
   if (a.is_v6() && a.to_v6().is_v4_mapped()) {

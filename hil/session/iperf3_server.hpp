@@ -44,7 +44,7 @@ struct server_options {
   bool one_off = false;         // -1: serve one test, then stop
   std::chrono::seconds idle_timeout{0};  // --idle-timeout: stop when no client comes for this long
   std::chrono::milliseconds control_timeout{30'000};  // any control read inside a test
-  std::optional<server_auth> auth;  // unset: any client may test, as a stock iperf3 -s
+  std::optional<server_auth> auth;       // unset: any client may test, as a stock iperf3 -s
   std::chrono::seconds guard_slack{40};  // a test may run time + omit + slack before it is cut off
   std::function<void(const std::string&)> log;  // one line per test and per rejected connection
   std::function<void(const measure::test_result&)> on_result;  // each finished test

@@ -24,9 +24,9 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
     if (n < 0) throw_last_errno(fmt::format("cannot read {}", path));
     if (n == 0) return out;
     if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
-      throw std::system_error(std::make_error_code(std::errc::file_too_large),
-                              fmt::format("{} holds more than {} bytes: is it the right file?",
-                                          path, max_bytes));
+      throw std::system_error(
+          std::make_error_code(std::errc::file_too_large),
+          fmt::format("{} holds more than {} bytes: is it the right file?", path, max_bytes));
     }
     out.append(buf, static_cast<std::size_t>(n));
   }

@@ -134,8 +134,7 @@ std::vector<std::string> stock_flags(const interop_case& c) {
     f.insert(f.end(), {"-t", c.omit ? "3" : "2"});
   }
   if (c.auth) {
-    f.insert(f.end(),
-             {"--username", test_user, "--rsa-public-key-path", auth_file("public.pem")});
+    f.insert(f.end(), {"--username", test_user, "--rsa-public-key-path", auth_file("public.pem")});
   }
   if (c.omit) f.insert(f.end(), {"-O", "1"});
   if (c.server_output) f.emplace_back("--get-server-output");
@@ -322,8 +321,13 @@ TEST_P(Interop, BothEndsAgree) {
       EXPECT_TRUE(r.server_output_text.empty() && r.server_output_json.empty());
     }
   } else {
-    std::vector<std::string> argv{"env", std::string("IPERF3_PASSWORD=") + test_password,
-                                  c.stock, "-c", peer_address(c.ipv6), "-p", std::to_string(port)};
+    std::vector<std::string> argv{"env",
+                                  std::string("IPERF3_PASSWORD=") + test_password,
+                                  c.stock,
+                                  "-c",
+                                  peer_address(c.ipv6),
+                                  "-p",
+                                  std::to_string(port)};
     const auto flags = stock_flags(c);
     argv.insert(argv.end(), flags.begin(), flags.end());
     hil::sys::child_process client(argv);

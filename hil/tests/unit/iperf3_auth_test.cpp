@@ -152,21 +152,20 @@ TEST(Iperf3Auth, AServerSaysWhyItRefused) {
 TEST(Iperf3Auth, CredentialsIperf3CannotCarryAreRefusedUpFront) {
   for (const ip::credentials& c : std::initializer_list<ip::credentials>{
            {"", "pw"}, {"alice", ""}, {"al ice", "pw"}, {"alice", "p\nw"}}) {
-    EXPECT_THAT(refusal([&] { (void)ip::make_authtoken(c, public_key(), ip::rsa_padding::oaep, 0); }),
-                HasSubstr("one word"));
+    EXPECT_THAT(
+        refusal([&] { (void)ip::make_authtoken(c, public_key(), ip::rsa_padding::oaep, 0); }),
+        HasSubstr("one word"));
   }
   const ip::credentials long_one{"alice", std::string(300, 'x')};
-  EXPECT_THAT(refusal([&] {
-                (void)ip::make_authtoken(long_one, public_key(), ip::rsa_padding::oaep, 0);
-              }),
-              HasSubstr("too long for a 2048-bit key with OAEP padding"));
+  EXPECT_THAT(
+      refusal([&] { (void)ip::make_authtoken(long_one, public_key(), ip::rsa_padding::oaep, 0); }),
+      HasSubstr("too long for a 2048-bit key with OAEP padding"));
 }
 
 TEST(Iperf3Auth, WrongKeyFilesAreNamedWithTheCure) {
-  EXPECT_THAT(refusal([] {
-                (void)ip::rsa_key::public_from_pem(data("auth/private.pem"), "k.pem");
-              }),
-              HasSubstr("k.pem is not a PEM public key"));
+  EXPECT_THAT(
+      refusal([] { (void)ip::rsa_key::public_from_pem(data("auth/private.pem"), "k.pem"); }),
+      HasSubstr("k.pem is not a PEM public key"));
   EXPECT_THAT(refusal([] { (void)ip::rsa_key::private_from_pem("garbage", "k.pem"); }),
               HasSubstr("k.pem is not a PEM private key"));
   EXPECT_THAT(refusal([] {
