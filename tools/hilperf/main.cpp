@@ -15,6 +15,7 @@
 
 #include "hil/report/iperf3_json.hpp"
 #include "hil/report/iperf3_text.hpp"
+#include "hil/session/iperf2_client.hpp"
 #include "hil/session/iperf3_client.hpp"
 #include "options.hpp"
 #include "workload_mode.hpp"
@@ -30,8 +31,9 @@ void print_json(const hil::measure::test_result& r) {
             << '\n';
 }
 
-// One iperf3 test, printed as iperf3 prints it (or as -J JSON). Returns the exit code.
-int run_iperf3(hil::session::client_options o, bool json) {
+// One test against an iperf3 server (or an iperf 2 one), printed as iperf3 prints it (or as -J
+// JSON, iperf3's structure whichever protocol ran). Returns the exit code.
+int run_iperf3(hil::session::client_options o, bool json, bool iperf2) {
   o.abort = &interrupted;
   ::signal(SIGINT, on_signal);
   ::signal(SIGTERM, on_signal);
@@ -43,7 +45,7 @@ int run_iperf3(hil::session::client_options o, bool json) {
   }
   hil::measure::test_result r;
   try {
-    r = hil::session::run_client(o);
+    r = iperf2 ? hil::session::run_iperf2_client(o) : hil::session::run_client(o);
   } catch (const std::exception& e) {
     if (!json) {
       std::cerr << "hilperf: error - " << e.what() << '\n';
@@ -85,5 +87,5 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (request.workload) return run_workload_mode(*request.workload, request.json);
-  return run_iperf3(request.client, request.json);
+  return run_iperf3(request.client, request.json, request.iperf2);
 }

@@ -79,7 +79,12 @@ void declare(CLI::App& app, raw_options& raw) {
   auto& o = raw.client;
   auto& spec = o.spec;
   app.add_option("-c,--client", o.host, "server to connect to")->required();
-  app.add_option("-p,--port", o.port, "server port")->capture_default_str();
+  app.add_option("-p,--port", raw.port, "server port (default 5201; 5001 with --protocol iperf2)");
+  app.add_option("--protocol", raw.protocol,
+                 "the server's protocol: iperf3 (iperf3 -s, hilperf-peer) or iperf2 (iperf -s, "
+                 "iperf -s -u)")
+      ->check(CLI::IsMember({"iperf3", "iperf2"}))
+      ->capture_default_str();
   app.add_flag("-u,--udp", raw.udp, "use UDP");
   app.add_option("-b,--bitrate", raw.bitrate, "target bitrate per stream, bits/s (K/M/G decimal)")
       ->check(number_with_suffix(true));
@@ -137,6 +142,12 @@ void declare(CLI::App& app, raw_options& raw) {
 
 std::vector<std::string> problems(const raw_options& raw) {
   std::vector<std::string> out;
+  if (raw.protocol == "iperf2" && !raw.workload.empty()) {
+    out.emplace_back("--workload needs an iperf3-speaking hilperf-peer, not --protocol iperf2");
+  }
+  if (raw.protocol == "iperf2" && !raw.username.empty()) {
+    out.emplace_back("iperf 2 has no authentication (--username is iperf3's)");
+  }
   if (raw.username.empty() != raw.rsa_public_key_path.empty()) {
     out.emplace_back("--username and --rsa-public-key-path go together (iperf3's authentication)");
   }
@@ -154,6 +165,8 @@ std::vector<std::string> problems(const raw_options& raw) {
 run_request to_request(const raw_options& raw) {
   run_request req;
   req.json = raw.json;
+  req.iperf2 = raw.protocol == "iperf2";
+  const std::uint16_t port = raw.port.value_or(req.iperf2 ? 5001 : 5201);
   std::optional<hil::session::client_auth> auth;
   if (!raw.username.empty()) {
     auth = hil::session::load_client_auth(raw.username, raw.rsa_public_key_path,
@@ -162,7 +175,7 @@ run_request to_request(const raw_options& raw) {
   if (!raw.workload.empty()) {
     hil::session::workload_options w;
     w.host = raw.client.host;
-    w.port = raw.client.port;
+    w.port = port;
     w.spec.kind = *hil::measure::workload_from_name(raw.workload);
     w.spec.request_size = raw.rr_sizes.at(0);
     w.spec.response_size = raw.rr_sizes.at(1);
@@ -176,6 +189,7 @@ run_request to_request(const raw_options& raw) {
     return req;
   }
   req.client = raw.client;
+  req.client.port = port;
   req.client.auth = auth;
   auto& spec = req.client.spec;
   spec.proto = raw.udp ? hil::measure::protocol::udp : hil::measure::protocol::tcp;

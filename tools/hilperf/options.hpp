@@ -28,12 +28,15 @@ struct raw_options {
   int response_timeout_ms = 1000;
   std::string username, rsa_public_key_path;  // iperf3's authentication (password: IPERF3_PASSWORD)
   bool use_pkcs1_padding = false;
+  std::optional<std::uint16_t> port;  // -p; unset: the protocol's default (5201, iperf 2: 5001)
+  std::string protocol = "iperf3";    // --protocol: iperf3 or iperf2
 };
 
 // What one run does.
 struct run_request {
   hil::session::client_options client;                     // the iperf3 test, without workload
   std::optional<hil::session::workload_options> workload;  // --workload
+  bool iperf2 = false;                                     // --protocol iperf2
   bool json = false;                                       // -J
 };
 
