@@ -157,9 +157,12 @@ void check_first_answer(int fd, const std::string& where) {
                      where));
   }
   if (n == 0) {
-    fail(
-        std::errc::connection_aborted,
-        fmt::format("the server at {} closed the connection on reading the iperf 2 header", where));
+    fail(std::errc::connection_aborted,
+         fmt::format("the server at {} closed the connection on reading the iperf 2 header, as an "
+                     "iperf3 server does (hilperf-peer's iperf3 port, for one): iperf 2 listens "
+                     "on 5001 unless told otherwise; if it is iperf3, set peer.server = "
+                     "\"iperf3\" (hilperf: drop --protocol iperf2)",
+                     where));
   }
 }
 

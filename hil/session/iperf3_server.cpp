@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "hil/iperf2/wire.hpp"
 #include "hil/iperf3/exchange.hpp"
 #include "hil/iperf3/extension.hpp"
 #include "hil/iperf3/params.hpp"
@@ -220,7 +221,12 @@ awaitable<void> test_session::run() {
   co_await ctl_.read_exact(
       std::span(reinterpret_cast<std::uint8_t*>(cookie_.data()), iperf3::cookie_size), 10s);
   if (!iperf3::is_valid_cookie(cookie_)) {
-    srv_.log(fmt::format("rejected {}: not an iperf3 client (bad cookie)", ctl_.peer()));
+    const bool iperf2 = iperf2::classify_first_byte(static_cast<std::uint8_t>(cookie_[0])) ==
+                        iperf2::first_byte_kind::iperf2;
+    srv_.log(fmt::format("rejected {}: not an iperf3 client ({})", ctl_.peer(),
+                         iperf2 ? "an iperf 2 header: iperf 2 clients are served on hilperf-peer's "
+                                  "--iperf2-port, 5001 by default, as by iperf -s"
+                                : "bad cookie"));
     ctl_.close();
     co_return;
   }

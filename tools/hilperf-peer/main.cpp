@@ -1,4 +1,5 @@
-// hilperf-peer: the server; accepts stock iperf3 clients and hilperf, one test at a time.
+// hilperf-peer: the server; accepts stock iperf3 clients and hilperf, one test at a time, and
+// stock iperf 2 clients on its iperf 2 port (5001, TCP and UDP).
 // A thin main over hil::session::server. Prints "hilperf-peer: listening on port N" once ready
 // (tests and fixtures wait for that line), then one line per test.
 // Exit codes: 0 stopped normally, 1 cannot serve (port in use, …), 2 bad usage.
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <ctime>
 #include <iostream>
+#include <memory>
 #include <system_error>
 #include <thread>
 
@@ -15,7 +17,9 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "hil/iperf2/wire.hpp"
 #include "hil/report/iperf3_text.hpp"
+#include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_server.hpp"
 #include "hil/sys/text_file.hpp"
 
@@ -62,6 +66,11 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->needs(key)
       ->capture_default_str();
+  int iperf2_port = hil::iperf2::default_port;
+  app.add_option("--iperf2-port", iperf2_port,
+                 "TCP and UDP port for stock iperf 2 clients (iperf -c, iperf -c -u); 0 = none")
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
   bool accept_pkcs1 = false;
   app.add_flag("--use-pkcs1-padding", accept_pkcs1,
                "also accept PKCS#1 v1.5 credentials, from iperf3 clients before 3.17 (open to "
@@ -96,6 +105,25 @@ int main(int argc, char** argv) {
       log_line(fmt::format("authentication required: {}-bit RSA key, users in {}",
                            o.auth->private_key.bits(), o.auth->users_path));
     }
+    std::unique_ptr<hil::session::iperf2_server> iperf2;
+    std::thread iperf2_thread;
+    if (iperf2_port != 0) {
+      hil::session::iperf2_server_options o2;
+      o2.bind_address = o.bind_address;
+      o2.port = static_cast<std::uint16_t>(iperf2_port);
+      o2.log = [](const std::string& line) { log_line("iperf 2: " + line); };
+      iperf2 = std::make_unique<hil::session::iperf2_server>(o2);
+      iperf2_thread = std::thread([&] { iperf2->run(); });
+      log_line(fmt::format("iperf 2 clients on port {} (TCP and UDP)", iperf2->port()));
+    }
+    const struct iperf2_stopper {
+      std::unique_ptr<hil::session::iperf2_server>& server;
+      std::thread& thread;
+      ~iperf2_stopper() {
+        if (server) server->stop();
+        if (thread.joinable()) thread.join();
+      }
+    } stop_iperf2{iperf2, iperf2_thread};
     log_line(fmt::format("listening on port {}", server.port()));
     std::thread([&] {
       int sig = 0;

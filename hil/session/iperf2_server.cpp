@@ -1,0 +1,410 @@
+#include "hil/session/iperf2_server.hpp"
+
+#include <asio.hpp>
+#include <asio/experimental/as_tuple.hpp>
+
+#include <array>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "hil/iperf2/wire.hpp"
+#include "hil/measure/udp_stats.hpp"
+#include "hil/sys/port_owner.hpp"
+
+namespace hil::session {
+namespace {
+
+using asio::awaitable;
+using asio::use_awaitable;
+using asio::ip::tcp;
+using asio::ip::udp;
+using clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+constexpr auto as_tuple = asio::experimental::as_tuple(use_awaitable);
+
+constexpr auto header_timeout = 10s;  // a connection must say what it is within this
+constexpr int max_report_sends = 9;   // as a 2.1.8 server
+constexpr auto untimed_guard = 1h;    // a -n stream's cut-off (no duration to go by)
+
+asio::ip::address unmapped(const asio::ip::address& a) {
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) {
+    return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+  }
+  return a;
+}
+
+double seconds_between(clock::time_point a, clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Per-second intervals of one received stream, as the engine reports them.
+class interval_tally {
+ public:
+  explicit interval_tally(clock::time_point t0) : t0_(t0), next_(t0 + 1s) {}
+
+  void add(clock::time_point now, std::uint64_t bytes, std::uint64_t packets) {
+    close_until(now);
+    bytes_ += bytes;
+    packets_ += packets;
+  }
+  std::vector<measure::interval_sample> finish(clock::time_point end) {
+    close_until(end);
+    if (end > start_) push(end);
+    return std::move(out_);
+  }
+
+ private:
+  void close_until(clock::time_point now) {
+    while (now >= next_) {
+      push(next_);
+      next_ += 1s;
+    }
+  }
+  void push(clock::time_point end) {
+    measure::stream_interval s;
+    s.id = 1;
+    s.start_s = seconds_between(t0_, start_);
+    s.end_s = seconds_between(t0_, end);
+    s.bytes = bytes_;
+    s.packets = packets_;
+    out_.push_back({{s}});
+    start_ = end;
+    bytes_ = packets_ = 0;
+  }
+
+  clock::time_point t0_;
+  clock::time_point start_ = t0_;
+  clock::time_point next_;
+  std::uint64_t bytes_ = 0;
+  std::uint64_t packets_ = 0;
+  std::vector<measure::interval_sample> out_;
+};
+
+// One UDP client (address and port) of the shared socket.
+struct udp_client {
+  iperf2::client_header header;
+  measure::udp_receiver_stats stats;
+  clock::time_point first;  // arrival of its first datagram
+  clock::time_point last;   // of its latest
+  std::size_t datagram_len = 0;
+  std::optional<interval_tally> intervals;
+  std::optional<std::array<std::uint8_t, iperf2::report_size>> report;  // once its FIN came
+  int reports_sent = 0;
+};
+
+}  // namespace
+
+namespace detail {
+
+struct iperf2_server_impl {
+  explicit iperf2_server_impl(iperf2_server_options opts)
+      : o(std::move(opts)), acceptor(io), udp_socket(io), sweep_timer(io) {
+    const bool any = o.bind_address.empty();
+    const auto address = any ? asio::ip::address(asio::ip::address_v6::any())
+                             : asio::ip::make_address(o.bind_address);
+    const tcp::endpoint at(address, o.port);
+    acceptor.open(at.protocol());
+    acceptor.set_option(tcp::acceptor::reuse_address(true));
+    if (at.protocol() == tcp::v6()) acceptor.set_option(asio::ip::v6_only(false));
+    std::error_code ec;
+    acceptor.bind(at, ec);
+    if (ec == asio::error::address_in_use) {
+      const auto owner = sys::tcp_port_owner(o.port);
+      throw std::system_error(ec, fmt::format("TCP port {} is already in use{} (iperf 2's port)",
+                                              o.port, owner ? " by " + *owner : ""));
+    }
+    if (ec) throw std::system_error(ec, fmt::format("cannot listen on TCP port {}", o.port));
+    acceptor.listen(asio::socket_base::max_listen_connections);
+    const udp::endpoint uat(address, acceptor.local_endpoint().port());
+    udp_socket.open(uat.protocol());
+    if (uat.protocol() == udp::v6()) udp_socket.set_option(asio::ip::v6_only(false));
+    udp_socket.bind(uat, ec);
+    if (ec) {
+      throw std::system_error(ec,
+                              fmt::format("cannot bind UDP port {} (iperf 2's port)", uat.port()));
+    }
+    const int rcvbuf = 4 << 20;
+    ::setsockopt(udp_socket.native_handle(), SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
+  }
+
+  void log(const std::string& line) const {
+    if (o.log) o.log(line);
+  }
+
+  void done(const measure::test_result& r) {
+    ++served;
+    if (o.on_result) o.on_result(r);
+    if (o.one_off) io.stop();
+  }
+
+  awaitable<void> accept_loop() {
+    for (;;) {
+      auto [ec, sock] = co_await acceptor.async_accept(as_tuple);
+      if (ec == asio::error::operation_aborted) co_return;
+      if (ec) {
+        // Out of descriptors or similar: pause instead of spinning.
+        asio::steady_timer pause(io, 100ms);
+        co_await pause.async_wait(use_awaitable);
+        continue;
+      }
+      asio::co_spawn(io, tcp_stream(std::move(sock)), asio::detached);
+    }
+  }
+
+  // Reads into buf exactly, within deadline; false when the peer closed or time ran out.
+  awaitable<bool> read_exact(tcp::socket& sock, std::span<std::uint8_t> buf) {
+    asio::steady_timer timer(io, header_timeout);
+    timer.async_wait([&](std::error_code e) {
+      if (!e) sock.cancel();
+    });
+    auto [ec, n] = co_await asio::async_read(sock, asio::buffer(buf.data(), buf.size()), as_tuple);
+    timer.cancel();
+    co_return !ec && n == buf.size();
+  }
+
+  awaitable<void> tcp_stream(tcp::socket sock) {
+    std::error_code gone;
+    const auto from = sock.remote_endpoint(gone);
+    if (gone) co_return;
+    const std::string who =
+        fmt::format("{} port {}", unmapped(from.address()).to_string(), from.port());
+    std::array<std::uint8_t, 256> head{};
+    if (!co_await read_exact(sock, std::span(head).first(4))) {
+      log(fmt::format("{}: closed or silent before an iperf 2 header", who));
+      co_return;
+    }
+    const std::uint32_t flags = (std::uint32_t{head[0]} << 24) | (std::uint32_t{head[1]} << 16) |
+                                (std::uint32_t{head[2]} << 8) | head[3];
+    std::optional<iperf2::client_header> h;
+    std::size_t len = 4;
+    if ((flags & (iperf2::flag_version1 | iperf2::flag_version2 | iperf2::flag_extend)) != 0) {
+      len = iperf2::header_length(flags);
+      if (!co_await read_exact(sock, std::span(head).subspan(4, len - 4))) co_return;
+      h = iperf2::decode_header(std::span(head).first(len));
+    }
+    if (h && (h->reverse() || h->full_duplex() || (h->flags & iperf2::flag_version1) != 0)) {
+      log(fmt::format("refused {}: iperf 2's {} is not implemented; only the client sends", who,
+                      h->reverse()       ? "-R"
+                      : h->full_duplex() ? "--full-duplex"
+                                         : "-d/-r"));
+      co_return;  // closing at once ends the stock client instead of leaving it waiting
+    }
+    if (h && iperf2::wants_ack(*h)) {
+      const auto ack = iperf2::encode_header_ack();
+      auto [ec, n] = co_await asio::async_write(sock, asio::buffer(ack), as_tuple);
+      if (ec) co_return;
+    }
+    const auto t0 = clock::now();
+    const auto limit = h && h->timed()
+                           ? h->duration() + o.guard_slack
+                           : std::chrono::duration_cast<std::chrono::milliseconds>(untimed_guard);
+    asio::steady_timer guard(io, limit);
+    bool cut = false;
+    guard.async_wait([&](std::error_code e) {
+      if (!e) {
+        cut = true;
+        sock.cancel();
+      }
+    });
+    interval_tally intervals(t0);
+    std::uint64_t bytes = len;  // as iperf 2 counts: the header is part of the stream
+    intervals.add(t0, len, 0);
+    std::vector<std::uint8_t> buf(128 * 1024);
+    for (;;) {
+      auto [ec, n] = co_await sock.async_read_some(asio::buffer(buf), as_tuple);
+      if (n > 0) {
+        bytes += n;
+        intervals.add(clock::now(), n, 0);
+      }
+      if (ec) break;
+    }
+    guard.cancel();
+    const auto end = clock::now();
+    sock.close(gone);
+    measure::test_result r;
+    r.is_client = false;
+    r.remote_host = unmapped(from.address()).to_string();
+    r.remote_port = from.port();
+    r.spec.proto = measure::protocol::tcp;
+    if (h && h->timed())
+      r.spec.duration = std::chrono::duration_cast<std::chrono::seconds>(h->duration());
+    measure::stream_result s;
+    s.id = 1;
+    s.receiver.bytes = bytes;
+    s.receiver.seconds = seconds_between(t0, end);
+    s.sender = s.receiver;  // the client's close ended the stream: it sent what we read
+    r.streams.push_back(s);
+    r.intervals = intervals.finish(end);
+    if (cut)
+      r.error =
+          fmt::format("cut off after {} s without the client's end", seconds_between(t0, end));
+    log(fmt::format("TCP from {}: {} bytes in {:.2f} s ({:.1f} Mbit/s){}", who, bytes,
+                    s.receiver.seconds, static_cast<double>(bytes) * 8 / s.receiver.seconds / 1e6,
+                    cut ? ", cut off" : ""));
+    done(r);
+  }
+
+  awaitable<void> udp_loop() {
+    std::vector<std::uint8_t> buf(65536);
+    for (;;) {
+      udp::endpoint from;
+      auto [ec, n] = co_await udp_socket.async_receive_from(asio::buffer(buf), from, as_tuple);
+      if (ec == asio::error::operation_aborted) co_return;
+      if (ec || n < iperf2::prefix_size) continue;
+      on_datagram(from, std::span<const std::uint8_t>(buf.data(), n));
+    }
+  }
+
+  void on_datagram(const udp::endpoint& from, std::span<const std::uint8_t> d) {
+    const auto now = clock::now();
+    const auto prefix = iperf2::decode_prefix(d.first<iperf2::prefix_size>());
+    auto it = clients.find(from);
+    if (it == clients.end()) {
+      if (prefix.seq <= 0) return;  // a FIN of a test already forgotten
+      const auto h = iperf2::decode_header(d.subspan(iperf2::prefix_size));
+      if (h && (h->reverse() || h->full_duplex())) {
+        log(fmt::format("ignored UDP from {}: iperf 2's -R/--full-duplex is not implemented",
+                        describe(from)));
+        return;
+      }
+      if (clients.size() >= o.max_udp_clients) evict_oldest();
+      it = clients.emplace(from, udp_client{}).first;
+      it->second.header = h.value_or(iperf2::client_header{});
+      it->second.first = now;
+      it->second.datagram_len = d.size();
+      it->second.intervals.emplace(now);
+      log(fmt::format("UDP from {}: {}-byte datagrams", describe(from), d.size()));
+    }
+    udp_client& c = it->second;
+    c.last = now;
+    if (c.report) {  // its FIN came: a FIN retry asks for the report again
+      if (prefix.seq < 0 && c.reports_sent < max_report_sends) send_report(from, c);
+      return;
+    }
+    const auto sent = std::chrono::seconds(prefix.sec) + std::chrono::microseconds(prefix.usec);
+    const auto arrived = now.time_since_epoch();
+    const auto seq = static_cast<std::uint64_t>(prefix.seq < 0 ? -prefix.seq : prefix.seq);
+    // As iperf 2: the FIN's (negated) sequence and its bytes count too.
+    c.stats.on_datagram(seq, sent, arrived, d.size(), true);
+    c.intervals->add(now, d.size(), 1);
+    if (prefix.seq < 0) finish_udp(from, c, now);
+  }
+
+  void finish_udp(const udp::endpoint& from, udp_client& c, clock::time_point end) {
+    iperf2::server_report rep;
+    rep.bytes = c.stats.bytes();
+    rep.duration = std::chrono::duration_cast<std::chrono::microseconds>(end - c.first);
+    rep.lost = c.stats.lost();
+    rep.out_of_order = c.stats.out_of_order();
+    rep.datagrams = static_cast<std::int64_t>(c.stats.highest_seq());
+    rep.jitter = std::chrono::microseconds(static_cast<std::int64_t>(c.stats.jitter_s() * 1e6));
+    c.report = iperf2::encode_report(rep);
+    send_report(from, c);
+    // The result in this engine's terms: data datagrams only (the FIN taken out), as the client's.
+    measure::test_result r;
+    r.is_client = false;
+    r.remote_host = unmapped(from.address()).to_string();
+    r.remote_port = from.port();
+    r.spec.proto = measure::protocol::udp;
+    r.spec.block_len = static_cast<std::uint32_t>(c.datagram_len);
+    r.spec.bitrate_bps = c.header.rate_bps;
+    r.spec.bitrate_given = true;
+    if (c.header.timed()) {
+      r.spec.duration = std::chrono::duration_cast<std::chrono::seconds>(c.header.duration());
+    }
+    measure::stream_result s;
+    s.id = 1;
+    const std::int64_t data = rep.datagrams - 1;
+    s.sender.packets = data;  // the FIN says how many were sent
+    s.sender.bytes = static_cast<std::uint64_t>(data) * c.datagram_len;
+    s.sender.seconds = seconds_between(c.first, end);
+    s.receiver.packets = data;
+    s.receiver.bytes = rep.bytes - std::min<std::uint64_t>(rep.bytes, c.datagram_len);
+    s.receiver.errors = rep.lost;
+    s.receiver.out_of_order = rep.out_of_order;
+    s.receiver.jitter_s = c.stats.jitter_s();
+    s.receiver.seconds = s.sender.seconds;
+    r.streams.push_back(s);
+    r.intervals = c.intervals->finish(end);
+    log(fmt::format("UDP from {}: {}/{} lost, {} out of order, jitter {:.3f} ms, {:.2f} s",
+                    describe(from), rep.lost, data, rep.out_of_order, c.stats.jitter_s() * 1e3,
+                    s.receiver.seconds));
+    done(r);
+  }
+
+  void send_report(const udp::endpoint& to, udp_client& c) {
+    std::error_code ignored;
+    udp_socket.send_to(asio::buffer(*c.report), to, 0, ignored);
+    ++c.reports_sent;
+  }
+
+  void evict_oldest() {
+    auto oldest = clients.begin();
+    for (auto it = clients.begin(); it != clients.end(); ++it) {
+      if (it->second.last < oldest->second.last) oldest = it;
+    }
+    if (!oldest->second.report)
+      log(fmt::format("dropped UDP client {}: too many at once", describe(oldest->first)));
+    clients.erase(oldest);
+  }
+
+  // Forgets clients that went quiet: a finished one after its report's retries, an unfinished one
+  // (no FIN ever came) with a log line.
+  awaitable<void> sweep_loop() {
+    for (;;) {
+      sweep_timer.expires_after(1s);
+      auto [ec] = co_await sweep_timer.async_wait(as_tuple);
+      if (ec) co_return;
+      const auto now = clock::now();
+      for (auto it = clients.begin(); it != clients.end();) {
+        if (now - it->second.last < o.udp_idle) {
+          ++it;
+          continue;
+        }
+        if (!it->second.report) {
+          log(fmt::format("UDP from {} ended without a FIN after {} datagrams", describe(it->first),
+                          it->second.stats.datagrams()));
+        }
+        it = clients.erase(it);
+      }
+    }
+  }
+
+  static std::string describe(const udp::endpoint& e) {
+    return fmt::format("{} port {}", unmapped(e.address()).to_string(), e.port());
+  }
+
+  iperf2_server_options o;
+  asio::io_context io;
+  tcp::acceptor acceptor;
+  udp::socket udp_socket;
+  asio::steady_timer sweep_timer;
+  std::map<udp::endpoint, udp_client> clients;
+  int served = 0;
+};
+
+}  // namespace detail
+
+iperf2_server::iperf2_server(iperf2_server_options options)
+    : impl_(std::make_unique<detail::iperf2_server_impl>(std::move(options))) {}
+
+iperf2_server::~iperf2_server() = default;
+
+std::uint16_t iperf2_server::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+int iperf2_server::run() {
+  asio::co_spawn(impl_->io, impl_->accept_loop(), asio::detached);
+  asio::co_spawn(impl_->io, impl_->udp_loop(), asio::detached);
+  asio::co_spawn(impl_->io, impl_->sweep_loop(), asio::detached);
+  impl_->io.run();
+  return impl_->served;
+}
+
+void iperf2_server::stop() {
+  asio::post(impl_->io, [this] { impl_->io.stop(); });
+}
+
+}  // namespace hil::session

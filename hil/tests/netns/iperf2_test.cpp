@@ -1,0 +1,221 @@
+// iperf 2 against Debian's iperf 2.1.8 on the bench of this run (netns_main.cpp): our client
+// against `iperf -s` and `iperf -s -u` in the peer namespace, stock `iperf -c` against
+// hilperf-peer's iperf 2 port, and the wrong protocol named. Counts are compared where the
+// protocol makes them exact; rates are not (they follow this machine's load).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "hil/session/iperf2_client.hpp"
+#include "hil/sys/child_process.hpp"
+#include "hil/tests/netns/test_bench.hpp"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using namespace std::chrono_literals;
+using hil::measure::protocol;
+
+constexpr std::uint16_t iperf2_port = 5001;
+constexpr std::uint16_t iperf3_port = 5201;
+
+const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
+
+std::string peer_address(bool ipv6) {
+  const std::string cidr = ipv6 ? bench().peer_ipv6 : bench().peer_ipv4;
+  return cidr.substr(0, cidr.find('/'));
+}
+
+std::vector<std::string> in_peer(std::vector<std::string> argv) {
+  argv.insert(argv.begin(), {"ip", "netns", "exec", bench().peer_netns});
+  return argv;
+}
+
+// Stock `iperf -s` for TCP and `iperf -s -u` for UDP (two processes, as iperf 2 needs), both
+// dual-stack (-V), in the peer namespace.
+struct stock_iperf2_servers {
+  stock_iperf2_servers()
+      : tcp(in_peer({"iperf", "-s", "-V", "-p", std::to_string(iperf2_port)})),
+        udp(in_peer({"iperf", "-s", "-u", "-V", "-p", std::to_string(iperf2_port)})) {
+    EXPECT_TRUE(tcp.wait_for_output("Server listening on TCP", 10s)) << tcp.output();
+    EXPECT_TRUE(udp.wait_for_output("Server listening on UDP", 10s)) << udp.output();
+  }
+  hil::sys::child_process tcp;
+  hil::sys::child_process udp;
+};
+
+struct client_case {
+  std::string name;
+  protocol proto;
+  int parallel = 1;
+  bool ipv6 = false;
+};
+void PrintTo(const client_case& c, std::ostream* os) { *os << c.name; }
+
+class Iperf2Client : public ::testing::TestWithParam<client_case> {};
+
+TEST_P(Iperf2Client, AgainstStockServerBothEndsAgree) {
+  const auto& c = GetParam();
+  const stock_iperf2_servers servers;
+  hil::session::client_options o;
+  o.host = peer_address(c.ipv6);
+  o.port = iperf2_port;
+  o.spec.proto = c.proto;
+  o.spec.duration = 2s;
+  o.spec.parallel = c.parallel;
+  if (c.proto == protocol::udp) {
+    o.spec.bitrate_bps = 50'000'000 / static_cast<std::uint64_t>(c.parallel);  // seed 002's -b 50M
+    o.spec.bitrate_given = true;
+  }
+  const auto r = hil::session::run_iperf2_client(o);
+  ASSERT_EQ(r.streams.size(), static_cast<std::size_t>(c.parallel));
+  const std::uint64_t len = o.spec.effective_block_len();
+  for (const auto& s : r.streams) {
+    SCOPED_TRACE("stream " + std::to_string(s.id));
+    EXPECT_GT(s.sender.bytes, 0U);
+    if (c.proto == protocol::tcp) {
+      // The server closed after reading to our end of stream: it read every byte written.
+      EXPECT_EQ(s.receiver.bytes, s.sender.bytes);
+      continue;
+    }
+    // The report's highest sequence is the FIN's (sent + 1), taken out on both ends.
+    EXPECT_EQ(s.receiver.packets, s.sender.packets);
+    EXPECT_EQ(s.sender.bytes, static_cast<std::uint64_t>(s.sender.packets) * len);
+    EXPECT_GE(s.receiver.errors, 0);
+    EXPECT_LT(s.receiver.errors, s.receiver.packets) << "nothing was received";
+    // Received bytes are whole datagrams: sent − lost, plus any counted twice. iperf 2.1.8's
+    // listener can hand a new -P stream's first datagram to its thread and count it again (seen
+    // here: bytes one datagram over, out of order 1, lost 0), so the excess is at most the
+    // datagrams counted out of order.
+    EXPECT_EQ(s.receiver.bytes % len, 0U) << "received bytes are not whole datagrams";
+    const auto expected = static_cast<std::uint64_t>(s.receiver.packets - s.receiver.errors);
+    EXPECT_GE(s.receiver.bytes / len, expected) << "lost " << s.receiver.errors;
+    EXPECT_LE(s.receiver.bytes / len - expected,
+              static_cast<std::uint64_t>(s.receiver.out_of_order))
+        << "more datagrams received than sent − lost, beyond those counted out of order";
+    EXPECT_LT(s.receiver.jitter_s, 0.1) << "a jitter of clocks, not of datagrams";
+  }
+  EXPECT_FALSE(r.intervals.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Iperf2_1_8, Iperf2Client,
+                         ::testing::Values(client_case{"Tcp", protocol::tcp},
+                                           client_case{"Udp", protocol::udp},
+                                           client_case{"TcpParallel2", protocol::tcp, 2},
+                                           client_case{"UdpParallel2", protocol::udp, 2},
+                                           client_case{"TcpIpv6", protocol::tcp, 1, true},
+                                           client_case{"UdpIpv6", protocol::udp, 1, true}),
+                         [](const auto& param_info) { return param_info.param.name; });
+
+// hilperf-peer in the peer namespace, its iperf 2 port on 5001.
+std::unique_ptr<hil::sys::child_process> start_our_peer() {
+  auto peer = std::make_unique<hil::sys::child_process>(
+      in_peer({HILPERF_PEER_BINARY, "-s", "-p", std::to_string(iperf3_port), "--iperf2-port",
+               std::to_string(iperf2_port)}));
+  EXPECT_TRUE(peer->wait_for_output("listening on port", 10s)) << peer->output();
+  return peer;
+}
+
+// The stock client's "Server Report" line: lost/total, and its "Sent N datagrams".
+struct stock_udp_summary {
+  long sent = -1, lost = -1, total = -1;
+};
+stock_udp_summary parse_stock_udp(const std::string& out) {
+  stock_udp_summary s;
+  std::smatch m;
+  if (std::regex_search(out, m, std::regex(R"(Sent (\d+) datagrams)"))) s.sent = std::stol(m[1]);
+  if (std::regex_search(out, m, std::regex(R"(ms\s+(\d+)/\s*(\d+) \()"))) {
+    s.lost = std::stol(m[1]);
+    s.total = std::stol(m[2]);
+  }
+  return s;
+}
+
+TEST(Iperf2Peer, AStockUdpClientGetsItsServerReport) {
+  const auto peer = start_our_peer();
+  hil::sys::child_process client({"iperf", "-c", peer_address(false), "-p",
+                                  std::to_string(iperf2_port), "-u", "-b", "50M", "-t", "2", "-i",
+                                  "1", "-f", "m"});
+  const auto status = client.wait(15s);
+  ASSERT_EQ(status, 0) << client.output();
+  EXPECT_THAT(client.output(), HasSubstr("Server Report:")) << client.output();
+  EXPECT_THAT(client.output(), Not(HasSubstr("did not receive ack"))) << client.output();
+  const auto s = parse_stock_udp(client.output());
+  ASSERT_GT(s.sent, 0) << client.output();
+  // As a stock server counts: the highest sequence, the FIN's, is one below the client's "Sent".
+  EXPECT_EQ(s.total, s.sent - 1) << client.output();
+  EXPECT_GE(s.lost, 0);
+  EXPECT_LT(s.lost, s.total) << client.output();
+  EXPECT_TRUE(peer->wait_for_output("iperf 2: UDP from", 5s)) << peer->output();
+}
+
+TEST(Iperf2Peer, AStockTcpClientEndsAsSoonAsItsTestDoes) {
+  const auto peer = start_our_peer();
+  const auto t0 = std::chrono::steady_clock::now();
+  hil::sys::child_process client(
+      {"iperf", "-c", peer_address(false), "-p", std::to_string(iperf2_port), "-t", "2"});
+  const auto status = client.wait(15s);
+  const auto took = std::chrono::steady_clock::now() - t0;
+  ASSERT_EQ(status, 0) << client.output();
+  EXPECT_THAT(client.output(), HasSubstr("0.0000-2.0")) << "the stock client waited for our close";
+  EXPECT_LT(took, 3500ms) << client.output();
+  EXPECT_TRUE(peer->wait_for_output("iperf 2: TCP from", 5s)) << peer->output();
+}
+
+TEST(Iperf2Peer, AStockClientOnTheIperf3PortIsNamedInTheLog) {
+  const auto peer = start_our_peer();
+  hil::sys::child_process client(
+      {"iperf", "-c", peer_address(false), "-p", std::to_string(iperf3_port), "-t", "1"});
+  (void)client.wait(15s);
+  EXPECT_TRUE(peer->wait_for_output("an iperf 2 header", 5s)) << peer->output();
+}
+
+// What a wrong-protocol server's first answer makes of our iperf 2 client's error.
+std::string iperf2_error_against(std::uint16_t port) {
+  hil::session::client_options o;
+  o.host = peer_address(false);
+  o.port = port;
+  o.spec.duration = 1s;
+  try {
+    (void)hil::session::run_iperf2_client(o);
+  } catch (const std::system_error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "an iperf3 server must not pass for iperf 2";
+  return {};
+}
+
+TEST(Iperf2Client, AStockIperf3ServerIsNamedAsSuch) {
+  hil::sys::child_process iperf3(
+      in_peer({"iperf3", "-s", "--forceflush", "-1", "-p", std::to_string(iperf3_port)}));
+  ASSERT_TRUE(iperf3.wait_for_output("Server listening on", 10s)) << iperf3.output();
+  EXPECT_THAT(iperf2_error_against(iperf3_port), HasSubstr("speaks iperf3, not iperf 2"));
+}
+
+TEST(Iperf2Client, OurIperf3PortClosingIsNamedAsIperf3s) {
+  const auto peer = start_our_peer();
+  const std::string e = iperf2_error_against(iperf3_port);
+  EXPECT_THAT(e, HasSubstr("closed the connection on reading the iperf 2 header"));
+  EXPECT_THAT(e, HasSubstr("peer.server = \"iperf3\""));
+}
+
+TEST(Iperf2Client, NoUdpServerIsNamedWithWhatToStart) {
+  const auto peer = start_our_peer();  // iperf3 on 5201: nothing answers UDP there
+  hil::session::client_options o;
+  o.host = peer_address(false);
+  o.port = iperf3_port;
+  o.spec.proto = protocol::udp;
+  o.spec.duration = 1s;
+  try {
+    (void)hil::session::run_iperf2_client(o);
+    FAIL() << "a test without a UDP server must fail";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("iperf -s -u"));
+  }
+}
+
+}  // namespace
