@@ -2,16 +2,21 @@
 // DUT as client (it transmits) and as server (it receives from a client on the peer). As server,
 // our engine serves in-process on the DUT and stock iperf3 is the client on the peer side, as the
 // procedure's AP runs `iperf -c <DUT_IP>`; that needs a peer we can start programs on: the
-// simulated bench or ssh. The case names keep "Seed002", which CI history and filters match.
+// simulated bench or ssh. With peer.server = "iperf2" the rows run as written, with iperf 2: our
+// iperf 2 client against the peer's `iperf -s`/`iperf -s -u`, and the peer's `iperf -c` against
+// our iperf 2 server. The case names keep "Seed002", which CI history and filters match.
 #include <fmt/format.h>
 
 #include <future>
+#include <iostream>
+#include <memory>
 #include <thread>
 
 #include "fixtures/attempts.hpp"
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/bench/peer.hpp"
 #include "hil/measure/traffic_checks.hpp"
+#include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_server.hpp"
 #include "hil/sys/child_process.hpp"
 
@@ -51,17 +56,39 @@ class TxRx : public hil::fixtures::traffic_test, public ::testing::WithParamInte
   std::optional<hil::measure::test_result> serve_one(const txrx_case& c) {
     const auto& p = ctx().profile;
     const std::string dut_ip = p.dut.ipv4.substr(0, p.dut.ipv4.find('/'));
-    hil::session::server_options o;
-    o.bind_address = dut_ip;
-    o.port = 0;  // any free port: nothing else may be assumed free on a DUT
-    o.one_off = true;
     std::optional<hil::measure::test_result> result;
-    o.on_result = [&](const hil::measure::test_result& r) { result = r; };
-    hil::session::server server(o);
-    auto serving = std::async(std::launch::async, [&] { return server.run(); });
-    const std::string client_command = fmt::format("iperf3 -c {} -p {} -t {} -J", dut_ip,
-                                                   server.port(), p.durations().txrx_seconds) +
-                                       (c.proto == protocol::udp ? " -u -b 50M" : "");
+    const auto keep = [&](const hil::measure::test_result& r) { result = r; };
+    // The procedure's own tool on the peer side: iperf 2's `iperf -c` against our iperf 2 server
+    // when the peer is iperf 2 (seed 002 as written), else iperf3 against our iperf3 server.
+    const bool iperf2 = p.peer.server == hil::profile::peer_server::iperf2;
+    std::unique_ptr<hil::session::server> server3;
+    std::unique_ptr<hil::session::iperf2_server> server2;
+    std::uint16_t port = 0;
+    if (iperf2) {
+      hil::session::iperf2_server_options o;
+      o.bind_address = dut_ip;
+      o.port = 0;  // any free port: nothing else may be assumed free on a DUT
+      o.one_off = true;
+      o.on_result = keep;
+      server2 = std::make_unique<hil::session::iperf2_server>(o);
+      port = server2->port();
+    } else {
+      hil::session::server_options o;
+      o.bind_address = dut_ip;
+      o.port = 0;
+      o.one_off = true;
+      o.on_result = keep;
+      server3 = std::make_unique<hil::session::server>(o);
+      port = server3->port();
+    }
+    auto serving =
+        std::async(std::launch::async, [&] { return server2 ? server2->run() : server3->run(); });
+    const int t = p.durations().txrx_seconds;
+    const std::string client_command =
+        iperf2 ? fmt::format("iperf -c {} -p {} -t {} -i 1 -f m", dut_ip, port, t) +
+                     (c.proto == protocol::udp ? " -u -b 50M" : "")
+               : fmt::format("iperf3 -c {} -p {} -t {} -J", dut_ip, port, t) +
+                     (c.proto == protocol::udp ? " -u -b 50M" : "");
     // The client runs on the peer: in its namespace on the simulated bench, over ssh on a PC.
     const std::vector<std::string> argv =
         p.peer.mode == hil::profile::peer_mode::sim
@@ -70,9 +97,11 @@ class TxRx : public hil::fixtures::traffic_test, public ::testing::WithParamInte
             : hil::bench::ssh_command(p, client_command);
     hil::sys::child_process client(argv);
     const auto status = client.wait(std::chrono::seconds(p.durations().txrx_seconds + 60));
-    server.stop();
+    if (server2) server2->stop();
+    if (server3) server3->stop();
     serving.wait();
-    EXPECT_EQ(status, 0) << "the peer-side iperf3 client failed: " << client.output();
+    EXPECT_EQ(status, 0) << "the peer-side client failed: " << client.output();
+    std::cout << client.output() << std::flush;  // the peer's own figures, beside ours
     EXPECT_TRUE(result.has_value()) << "the DUT's server finished no test";
     return result;
   }

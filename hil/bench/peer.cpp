@@ -91,6 +91,11 @@ std::vector<std::string> sim_peer_command(const profile::profile& p,
   if (p.peer.server == profile::peer_server::iperf3) {
     return {"iperf3", "-s", "--forceflush", "-p", port};
   }
+  if (p.peer.server == profile::peer_server::iperf2) {
+    // iperf 2 serves TCP and UDP from two processes; both are in the daemon's process group
+    // (start_daemon's setsid), which stop_daemon signals as a whole.
+    return {"sh", "-c", fmt::format("iperf -s -V -p {0} & exec iperf -s -u -V -p {0}", port)};
+  }
   return {peer_binary.string(), "-s", "-p", port};
 }
 
@@ -124,7 +129,12 @@ bool stop_daemon(const std::filesystem::path& pidfile, std::chrono::milliseconds
   if (!(in >> pid) || pid <= 0) return false;
   in.close();
   std::filesystem::remove(pidfile);
-  if (::kill(pid, SIGTERM) != 0) return true;  // already gone
+  // The daemon leads its own process group (setsid in start_daemon): signal all of it, so helper
+  // processes it started (iperf 2's second server) go too.
+  const auto signal_all = [pid](int sig) {
+    return ::kill(-pid, sig) == 0 || ::kill(pid, sig) == 0;
+  };
+  if (!signal_all(SIGTERM)) return true;  // already gone
   const auto deadline = clock::now() + grace;
   while (clock::now() < deadline) {
     if (::waitpid(pid, nullptr, WNOHANG) == pid || ::kill(pid, 0) != 0 || is_zombie(pid)) {
@@ -132,7 +142,7 @@ bool stop_daemon(const std::filesystem::path& pidfile, std::chrono::milliseconds
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  ::kill(pid, SIGKILL);
+  signal_all(SIGKILL);
   ::waitpid(pid, nullptr, 0);
   return true;
 }
@@ -148,9 +158,12 @@ std::vector<std::string> ssh_command(const profile::profile& p, const std::strin
 
 std::string start_ssh_peer(const profile::profile& p, const std::filesystem::path& pidfile) {
   const std::string port = std::to_string(p.peer.port);
-  const std::string server = p.peer.server == profile::peer_server::iperf3
-                                 ? "iperf3 -s -p " + port
-                                 : "hilperf-peer -s -p " + port;
+  std::string server = "hilperf-peer -s -p " + port;
+  if (p.peer.server == profile::peer_server::iperf3) server = "iperf3 -s -p " + port;
+  if (p.peer.server == profile::peer_server::iperf2) {
+    // setsid: the two servers form a process group that stop_peer kills as one.
+    server = fmt::format("setsid sh -c 'iperf -s -V -p {0} & exec iperf -s -u -V -p {0}'", port);
+  }
   const std::string remote =
       fmt::format("nohup {} > /tmp/hilperf-peer-{}.log 2>&1 < /dev/null & echo $!", server, port);
   const auto r = sys::run(ssh_command(p, remote), std::chrono::seconds(30));
@@ -178,7 +191,9 @@ bool stop_peer(const profile::profile& p, const std::filesystem::path& pidfile) 
   in >> pid;
   in.close();
   std::filesystem::remove(pidfile);
-  sys::run(ssh_command(p, "kill " + pid), std::chrono::seconds(30));
+  // A process group when the peer is one (iperf 2's two servers), else the process.
+  sys::run(ssh_command(p, fmt::format("kill -- -{0} 2>/dev/null || kill {0}", pid)),
+           std::chrono::seconds(30));
   return true;
 }
 

@@ -226,8 +226,11 @@ class iperf2_session {
   measure::test_result run() {
     refuse_what_iperf2_cannot_carry(o_.spec);
     const bool udp = o_.spec.proto == measure::protocol::udp;
-    const auto header = iperf2::make_header(udp, o_.spec.parallel, o_.port, o_.spec.duration,
-                                            o_.spec.bytes, udp ? o_.spec.effective_bitrate() : 0);
+    auto header = iperf2::make_header(udp, o_.spec.parallel, o_.port, o_.spec.duration,
+                                      o_.spec.bytes, udp ? o_.spec.effective_bitrate() : 0);
+    // A stock UDP server reads with a buffer of the header's length (its default, 1470 bytes,
+    // when 0): a longer datagram is cut and the test's end is missed. Say ours, as -l does.
+    if (udp) header.buffer_len = static_cast<std::int32_t>(o_.spec.effective_block_len());
     format_ = std::make_shared<iperf2_datagrams>(header);
     const auto started = std::chrono::system_clock::now();
     for (int i = 0; i < o_.spec.parallel; ++i)
@@ -327,10 +330,13 @@ class iperf2_session {
                          "iperf 2's UDP)",
                          where_, o_.port));
       }
-      // The server counts the FIN (a datagram of len bytes, sequence sent + 1): take it out.
+      // The server counts the FIN (sequence sent + 1): take it out. Its byte count is not used:
+      // a 2.1.8 server reads at most its own buffer (1470 bytes unless started with -l) of each
+      // datagram, whatever the header says, so the bytes follow from its datagram counts.
       traffic::run_totals::stream r{s.id, {}};
       r.totals.packets = std::max<std::int64_t>(report->datagrams - 1, 0);
-      r.totals.bytes = report->bytes >= len ? report->bytes - len : 0;
+      const std::int64_t received = std::max<std::int64_t>(r.totals.packets - report->lost, 0);
+      r.totals.bytes = static_cast<std::uint64_t>(received) * len;
       r.totals.errors = report->lost;
       r.totals.out_of_order = report->out_of_order;
       r.totals.jitter_s = static_cast<double>(report->jitter.count()) / 1e6;
