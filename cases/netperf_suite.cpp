@@ -1,9 +1,11 @@
 // Procedure 003 (docs/checks.md): netperf's six tests — TCP_STREAM, UDP_STREAM, TCP_MAERTS,
 // TCP_RR, TCP_CRR, UDP_RR — run.iterations times each for durations.*.netperf_seconds; every
 // iteration, the average and a confidence interval (netperf -I 99,5) are recorded for the report's
-// table, with an optional minimum average per test from [netperf]. The stream tests run over plain
-// iperf3 (any peer); the request/response tests need hilperf-peer and skip, saying why, against a
-// stock iperf3.
+// table, with an optional minimum average per test from [netperf]. With peer.server =
+// "netserver" all six run against netperf's own netserver (peer.netserver_port), figures as
+// netperf prints them. Otherwise the stream tests run over plain iperf3 (any iperf3 peer) and the
+// request/response tests need hilperf-peer's extension, skipping, saying why, against a stock
+// iperf3 or iperf 2.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -63,13 +65,29 @@ TEST_P(NetperfSuite, Iterations) {
   const workload w = GetParam();
   const auto& p = ctx().profile;
   const char* unit = hil::measure::workload_unit(w);
+  if (w == workload::udp_stream && p.peer.server == hil::profile::peer_server::iperf2) {
+    GTEST_SKIP() << "peer.server = \"iperf2\": UDP_STREAM sends unpaced at line rate, after which "
+                    "Debian's iperf 2.1.8 UDP server dies (general protection fault; also with its "
+                    "own iperf -c -u -b 2000M): run it against hilperf-peer, iperf3 or netserver";
+  }
   hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
     std::vector<double> values;
     std::vector<std::vector<double>> intervals;
     hil::measure::latency_histogram latency;
     for (int i = 1; i <= p.iterations; ++i) {
       double value = 0;
-      if (hil::measure::is_request_response(w)) {
+      if (p.peer.server == hil::profile::peer_server::netserver) {
+        // netperf's own peer: the figure as netperf prints it (docs/netserver-protocol.md).
+        const auto r = run_netserver(w, p);
+        if (!r) return std::nullopt;
+        if (hil::measure::is_request_response(w)) {
+          value = r->transactions_per_second();
+          latency.merge(r->latency);
+        } else {
+          value = r->throughput_mbps();
+          intervals.emplace_back();  // netserver reports the whole test only
+        }
+      } else if (hil::measure::is_request_response(w)) {
         hil::measure::rr_spec spec;
         spec.kind = w;
         spec.request_size = static_cast<std::uint32_t>(p.netperf.request_size);

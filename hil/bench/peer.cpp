@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -85,6 +87,22 @@ void require_peer(const std::string& host, std::uint16_t port, std::chrono::mill
                   host, port, timeout.count() / 1000.0, port, port));
 }
 
+std::string netserver_path() {
+  const char* env = std::getenv("HILPERF_NETSERVER");  // NOLINT(concurrency-mt-unsafe)
+  if (env != nullptr && *env != '\0') return env;
+  const char* path = std::getenv("PATH");  // NOLINT(concurrency-mt-unsafe)
+  std::istringstream dirs(path != nullptr ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const auto candidate = std::filesystem::path(dir) / "netserver";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  throw std::system_error(
+      std::make_error_code(std::errc::no_such_file_or_directory),
+      "peer.server = \"netserver\" needs netperf's netserver on the simulated bench: set "
+      "HILPERF_NETSERVER=<path> or put it on PATH (netperf is not in Debian main; build it from "
+      "HewlettPackard/netperf)");
+}
+
 std::vector<std::string> sim_peer_command(const profile::profile& p,
                                           const std::filesystem::path& peer_binary) {
   const std::string port = std::to_string(p.peer.port);
@@ -95,6 +113,12 @@ std::vector<std::string> sim_peer_command(const profile::profile& p,
     // iperf 2 serves TCP and UDP from two processes; both are in the daemon's process group
     // (start_daemon's setsid), which stop_daemon signals as a whole.
     return {"sh", "-c", fmt::format("iperf -s -V -p {0} & exec iperf -s -u -V -p {0}", port)};
+  }
+  if (p.peer.server == profile::peer_server::netserver) {
+    // netserver for NetperfSuite beside hilperf-peer for every other case, one process group.
+    return {"sh", "-c",
+            fmt::format("{} -D -N -p {} & exec {} -s -p {}", netserver_path(), p.peer.netserver_port,
+                        peer_binary.string(), port)};
   }
   return {peer_binary.string(), "-s", "-p", port};
 }

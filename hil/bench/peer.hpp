@@ -22,7 +22,13 @@ bool peer_answers(const std::string& host, std::uint16_t port, std::chrono::mill
 // Throws std::system_error naming host:port and the likely causes unless it answers in time.
 void require_peer(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout);
 
-// The command that serves as the sim peer: hilperf-peer (peer_binary) or stock iperf3, per profile.
+// netperf's netserver for the simulated bench: $HILPERF_NETSERVER, else `netserver` on PATH.
+// Throws std::system_error saying how to get one when neither has it.
+std::string netserver_path();
+
+// The command that serves as the sim peer, per profile: hilperf-peer (peer_binary), stock iperf3,
+// stock iperf 2 (TCP and UDP servers), or netserver beside hilperf-peer.
+
 std::vector<std::string> sim_peer_command(const profile::profile& p,
                                           const std::filesystem::path& peer_binary);
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <thread>
 
 #include "hil/link/nl_error.hpp"
 
@@ -66,6 +67,30 @@ void restore_ipv6_addresses(link_control& link, const std::string& ifname,
     if (const int rc = rtnl_addr_add(link.socket(), addr.get(), 0); rc < 0) {
       throw_nl(rc, "cannot restore IPv6 address " + cidr + " on " + ifname);
     }
+  }
+}
+
+bool wait_ipv6_settled(link_control& link, const std::string& ifname,
+                       std::chrono::milliseconds timeout) {
+  const int index = link.info(ifname).index;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    nl_cache* raw = nullptr;
+    if (const int rc = rtnl_addr_alloc_cache(link.socket(), &raw); rc < 0) {
+      throw_nl(rc, "cannot list the addresses of " + ifname);
+    }
+    const std::unique_ptr<nl_cache, cache_deleter> cache(raw);
+    bool tentative = false;
+    for (nl_object* o = nl_cache_get_first(cache.get()); o != nullptr; o = nl_cache_get_next(o)) {
+      auto* a = reinterpret_cast<rtnl_addr*>(o);
+      if (rtnl_addr_get_ifindex(a) == index && rtnl_addr_get_family(a) == AF_INET6 &&
+          (rtnl_addr_get_flags(a) & IFA_F_TENTATIVE) != 0) {
+        tentative = true;
+      }
+    }
+    if (!tentative) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
 }
 

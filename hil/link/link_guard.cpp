@@ -14,6 +14,7 @@ namespace hil::link {
 namespace {
 
 constexpr int ipv6_min_mtu = 1280;  // RFC 8200: below it the kernel disables IPv6 on the link
+constexpr std::chrono::milliseconds ipv6_settle_timeout{3000};  // DAD: 1 s per probe by default
 
 // The current value of a setting.
 long current_value(link_control& link, const std::string& ifname, link_setting s) {
@@ -116,6 +117,9 @@ void link_guard::set_mtu(int mtu) {
   remember(link_setting::mtu, link_.mtu(ifname_));
   if (mtu < ipv6_min_mtu && ipv6_before_.empty()) ipv6_before_ = ipv6_addresses(link_, ifname_);
   link_.set_mtu(ifname_, mtu);
+  // A change up from below 1280 re-creates the link-local address: let its DAD finish, so the
+  // case measures the link, not address resolution (bounded; DAD takes a second by default).
+  (void)wait_ipv6_settled(link_, ifname_, ipv6_settle_timeout);
 }
 
 void link_guard::set_admin_up(bool up) {
@@ -127,6 +131,8 @@ void link_guard::restore() {
   if (changes_.empty()) return;
   restore_changes(link_, ifname_, changes_);  // throws, keeping the record for the next run
   if (!ipv6_before_.empty()) restore_ipv6_addresses(link_, ifname_, ipv6_before_);
+  (void)wait_ipv6_settled(link_, ifname_,
+                          ipv6_settle_timeout);  // the next case starts on a ready link
   journal_.remove(netns_inode_, ifname_);
   changes_.clear();
   ipv6_before_.clear();
