@@ -117,8 +117,8 @@ std::vector<std::string> sim_peer_command(const profile::profile& p,
   if (p.peer.server == profile::peer_server::netserver) {
     // netserver for NetperfSuite beside hilperf-peer for every other case, one process group.
     return {"sh", "-c",
-            fmt::format("{} -D -N -p {} & exec {} -s -p {}", netserver_path(), p.peer.netserver_port,
-                        peer_binary.string(), port)};
+            fmt::format("{} -D -N -p {} & exec {} -s -p {}", netserver_path(),
+                        p.peer.netserver_port, peer_binary.string(), port)};
   }
   return {peer_binary.string(), "-s", "-p", port};
 }
