@@ -85,7 +85,8 @@ bool unanswered_close(const std::system_error& e) {
 worded_error name_unanswered(const std::system_error& e) {
   return {e.code(),
           fmt::format("{} (no iperf3 state came on this connection: is the peer an iperf3 server? "
-                      "an iperf 2 server, `iperf -s`, treats an iperf3 client this way)",
+                      "an iperf 2 server, `iperf -s`, treats an iperf3 client this way: if it is "
+                      "iperf 2, set peer.server = \"iperf2\" (hilperf: --protocol iperf2))",
                       e.what())};
 }
 

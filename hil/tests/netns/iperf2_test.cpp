@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hil/session/iperf2_client.hpp"
+#include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
@@ -185,6 +186,21 @@ std::string iperf2_error_against(std::uint16_t port) {
   }
   ADD_FAILURE() << "an iperf3 server must not pass for iperf 2";
   return {};
+}
+
+TEST(Iperf2Peer, OurIperf3ClientNamesAStockIperf2ServerAndTheSetting) {
+  const stock_iperf2_servers servers;
+  hil::session::client_options o;
+  o.host = peer_address(false);
+  o.port = iperf2_port;
+  o.spec.duration = 1s;
+  try {
+    (void)hil::session::run_client(o);  // the iperf3 client; 2.1.8 stalls ~8 s on the cookie
+    FAIL() << "an iperf 2 server must not pass for iperf3";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("an iperf 2 server"));
+    EXPECT_THAT(e.what(), HasSubstr("set peer.server = \"iperf2\""));
+  }
 }
 
 TEST(Iperf2Client, AStockIperf3ServerIsNamedAsSuch) {
