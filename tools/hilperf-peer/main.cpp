@@ -67,10 +67,11 @@ int main(int argc, char** argv) {
       ->needs(key)
       ->capture_default_str();
   int iperf2_port = hil::iperf2::default_port;
-  app.add_option("--iperf2-port", iperf2_port,
-                 "TCP and UDP port for stock iperf 2 clients (iperf -c, iperf -c -u); 0 = none")
-      ->check(CLI::Range(0, 65535))
-      ->capture_default_str();
+  auto* iperf2_option =
+      app.add_option("--iperf2-port", iperf2_port,
+                     "TCP and UDP port for stock iperf 2 clients (iperf -c, iperf -c -u); 0 = none")
+          ->check(CLI::Range(0, 65535))
+          ->capture_default_str();
   bool accept_pkcs1 = false;
   app.add_flag("--use-pkcs1-padding", accept_pkcs1,
                "also accept PKCS#1 v1.5 credentials, from iperf3 clients before 3.17 (open to "
@@ -112,9 +113,19 @@ int main(int argc, char** argv) {
       o2.bind_address = o.bind_address;
       o2.port = static_cast<std::uint16_t>(iperf2_port);
       o2.log = [](const std::string& line) { log_line("iperf 2: " + line); };
-      iperf2 = std::make_unique<hil::session::iperf2_server>(o2);
-      iperf2_thread = std::thread([&] { iperf2->run(); });
-      log_line(fmt::format("iperf 2 clients on port {} (TCP and UDP)", iperf2->port()));
+      try {
+        iperf2 = std::make_unique<hil::session::iperf2_server>(o2);
+      } catch (const std::system_error& e) {
+        // The default port taken (a stock iperf -s on this PC, say) must not stop the iperf3
+        // server; a port asked for must.
+        if (iperf2_option->count() > 0) throw;
+        log_line(fmt::format("iperf 2 clients not served: {} (--iperf2-port N chooses another)",
+                             e.what()));
+      }
+      if (iperf2) {
+        iperf2_thread = std::thread([&] { iperf2->run(); });
+        log_line(fmt::format("iperf 2 clients on port {} (TCP and UDP)", iperf2->port()));
+      }
     }
     const struct iperf2_stopper {
       std::unique_ptr<hil::session::iperf2_server>& server;
