@@ -1,5 +1,7 @@
 #include "hil/session/iperf2_server.hpp"
 
+#include "hil/session/endpoints.hpp"
+
 #include <asio.hpp>
 #include <asio/experimental/as_tuple.hpp>
 
@@ -28,13 +30,6 @@ constexpr auto as_tuple = asio::experimental::as_tuple(use_awaitable);
 constexpr auto header_timeout = 10s;  // a connection must say what it is within this
 constexpr int max_report_sends = 9;   // as a 2.1.8 server
 constexpr auto untimed_guard = 1h;    // a -n stream's cut-off (no duration to go by)
-
-asio::ip::address unmapped(const asio::ip::address& a) {
-  if (a.is_v6() && a.to_v6().is_v4_mapped()) {
-    return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
-  }
-  return a;
-}
 
 double seconds_between(clock::time_point a, clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();

@@ -12,6 +12,7 @@
 #include "hil/iperf3/extension.hpp"
 #include "hil/iperf3/params.hpp"
 #include "hil/session/control_channel.hpp"
+#include "hil/session/endpoints.hpp"
 #include "hil/session/iperf3_framing.hpp"
 #include "hil/session/iperf3_streams.hpp"
 #include "hil/sys/port_owner.hpp"
@@ -31,14 +32,6 @@ constexpr std::size_t max_users_file = std::size_t{1} << 20;  // an authorized u
 // Sockets travel as shared_ptr: a channel needs default-constructible values.
 using stream_channel =
     asio::experimental::channel<void(asio::error_code, std::shared_ptr<tcp::socket>)>;
-
-// An IPv4 peer reached through the dual-stack listener, as plain IPv4 (::ffff:a.b.c.d → a.b.c.d).
-asio::ip::address unmapped(const asio::ip::address& a) {
-  if (a.is_v6() && a.to_v6().is_v4_mapped()) {
-    return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
-  }
-  return a;
-}
 
 std::string describe(const tcp::endpoint& e) {
   return fmt::format("{} port {}", e.address().to_string(), e.port());
