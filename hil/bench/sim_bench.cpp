@@ -3,7 +3,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -35,6 +37,21 @@ void shape(const std::string& ns, const std::string& ifname, int mbit) {
                fmt::format("{}mbit", mbit), "burst", std::to_string(burst), "latency", "20ms"});
 }
 
+// Waits (at most 5 s) until ifname in ns has no tentative IPv6 address. A tentative link-local
+// address (duplicate address detection, a second or two after the link comes up) keeps the end
+// from resolving its IPv6 neighbours: the first test over IPv6 would lose its first second (a UDP
+// -R client's asks, a TCP SYN). With accept_dad off this returns at once; it guards a bench whose
+// sysctl could not be set.
+void wait_ipv6_settled(const std::string& ns, const std::string& ifname) {
+  using namespace std::chrono_literals;
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto r = run({"ip", "-n", ns, "-6", "addr", "show", "dev", ifname, "tentative"});
+    if (r.exit_code == 0 && r.output.find("inet6") == std::string::npos) return;
+    std::this_thread::sleep_for(50ms);
+  }
+}
+
 // Addresses, MTU, shaping and link state on both ends; every step is idempotent.
 void configure(const sim_layout& l) {
   const auto& d = l.dut_netns;
@@ -44,6 +61,13 @@ void configure(const sim_layout& l) {
   run_checked({"ip", "-n", d, "addr", "replace", l.dut_ipv4, "dev", l.dut_interface});
   run_checked({"ip", "-n", p, "addr", "replace", l.peer_ipv4, "dev", l.peer_interface});
   if (!l.dut_ipv6.empty()) {
+    // No duplicate address detection on a private link: the link-local addresses too are usable
+    // at once (below), as the global ones are with nodad.
+    for (const auto& [ns, ifname] :
+         {std::pair{d, l.dut_interface}, std::pair{p, l.peer_interface}}) {
+      run_checked({"ip", "netns", "exec", ns, "sysctl", "-qw",
+                   fmt::format("net.ipv6.conf.{}.accept_dad=0", ifname)});
+    }
     // nodad: the address is usable at once instead of after duplicate address detection.
     run_checked(
         {"ip", "-n", d, "-6", "addr", "replace", l.dut_ipv6, "dev", l.dut_interface, "nodad"});
@@ -55,6 +79,10 @@ void configure(const sim_layout& l) {
   shape(p, l.peer_interface, l.shape_mbit);
   run_checked({"ip", "-n", d, "link", "set", l.dut_interface, "up"});
   run_checked({"ip", "-n", p, "link", "set", l.peer_interface, "up"});
+  if (!l.dut_ipv6.empty()) {
+    wait_ipv6_settled(d, l.dut_interface);
+    wait_ipv6_settled(p, l.peer_interface);
+  }
 }
 
 // Kills whatever still runs inside a namespace (peers of an interrupted run).

@@ -58,13 +58,23 @@ bool client_header::full_duplex() const noexcept {
   return (flags & flag_version2) != 0 && (upper_flags & upper_full_duplex) != 0;
 }
 
+direction client_header::way() const noexcept {
+  if (full_duplex()) return direction::full_duplex;
+  return reverse() ? direction::reverse : direction::forward;
+}
+
 client_header make_header(bool udp, std::int32_t streams, std::uint16_t port,
                           std::chrono::milliseconds duration, std::uint64_t bytes,
-                          std::uint64_t rate_bps) {
+                          std::uint64_t rate_bps, direction way) {
   client_header h;
   const std::size_t length = udp ? udp_header_size : header_size;
   h.flags = flag_extend | flag_length | static_cast<std::uint32_t>(length << 1U);
   if (udp) h.flags |= flag_seqno64;
+  if (way != direction::forward) {
+    h.flags |= flag_version2 | (udp ? flag_udp_tests : 0);
+    h.upper_flags = way == direction::reverse ? upper_reverse : upper_full_duplex;
+    if (udp && way == direction::full_duplex) h.upper_flags |= upper_no_udp_fin;
+  }
   h.streams = streams;
   h.port = port;
   h.amount = bytes != 0 ? static_cast<std::int32_t>(bytes)

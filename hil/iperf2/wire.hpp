@@ -34,12 +34,14 @@ inline constexpr std::uint16_t default_port = 5001;
 // The header's flags word (iperf 2's include/payloads.h).
 inline constexpr std::uint32_t flag_version1 = 0x80000000;     // legacy dual test (-d, -r)
 inline constexpr std::uint32_t flag_extend = 0x40000000;       // extended header follows
+inline constexpr std::uint32_t flag_udp_tests = 0x20000000;    // UDP: upper flags are valid
 inline constexpr std::uint32_t flag_seqno64 = 0x08000000;      // UDP: 64-bit sequence numbers
 inline constexpr std::uint32_t flag_version2 = 0x04000000;     // -R, --full-duplex, -X
 inline constexpr std::uint32_t flag_peer_detect = 0x02000000;  // -X: the client awaits the ack
 inline constexpr std::uint32_t flag_length = 0x00010000;       // length in bits 1..8
 inline constexpr std::uint32_t length_mask = 0x000001FE;
 // The upper flags (16 bits).
+inline constexpr std::uint16_t upper_no_udp_fin = 0x0008;   // UDP: one FIN, no report
 inline constexpr std::uint16_t upper_reverse = 0x0400;      // -R
 inline constexpr std::uint16_t upper_full_duplex = 0x0800;  // --full-duplex
 
@@ -53,6 +55,13 @@ inline constexpr std::size_t report_size = 128;
 // The version a hilperf end announces: iperf 2.1.8 release, whose behaviour it follows.
 inline constexpr std::uint32_t version_high = 0x00020001;
 inline constexpr std::uint32_t version_low = 0x00080003;
+
+// Which way a test's data goes on each stream (the same connection or UDP 5-tuple either way).
+enum class direction {
+  forward,      // client → server (the default)
+  reverse,      // -R: server → client
+  full_duplex,  // --full-duplex: both at once
+};
 
 // A test's settings, as a client header carries them.
 struct client_header {
@@ -69,13 +78,16 @@ struct client_header {
   [[nodiscard]] std::chrono::milliseconds duration() const noexcept;
   [[nodiscard]] bool reverse() const noexcept;
   [[nodiscard]] bool full_duplex() const noexcept;
+  [[nodiscard]] direction way() const noexcept;
 };
 
 // The header for a test of duration (or bytes when non-zero) at rate_bps, flags as 2.1.8 sets
-// them for TCP or UDP. Precondition: duration below 2^31 × 10 ms, bytes below 2^31.
+// them for TCP or UDP in that direction (-R and --full-duplex: VERSION2, and for UDP the
+// upper-flags bit; a UDP --full-duplex also says no-udp-fin). Precondition: duration below
+// 2^31 × 10 ms, bytes below 2^31.
 [[nodiscard]] client_header make_header(bool udp, std::int32_t streams, std::uint16_t port,
                                         std::chrono::milliseconds duration, std::uint64_t bytes,
-                                        std::uint64_t rate_bps);
+                                        std::uint64_t rate_bps, direction way = direction::forward);
 
 [[nodiscard]] std::array<std::uint8_t, header_size> encode_header(const client_header& h);
 // The header at the start of bytes (a TCP stream's first bytes, or a datagram after its prefix);

@@ -9,8 +9,14 @@
 //        ◀─ server report: bytes, lost, out-of-order, highest sequence, jitter (the FIN taken
 //        out, so both ends count data datagrams)
 //
-// Not offered (a clear error up front): -R, --bidir (iperf 2's --full-duplex), -O, -k, --get-
-// server-output, authentication. A server that answers as iperf3 is named as such.
+//   -R   the same connection turned round: the server sends for the header's -t (or -n) and
+//        closes (TCP: we read to its close, so it sent what we received) or ends with one FIN
+//        that says how many it sent (UDP: our receiver counts loss, out-of-order, jitter)
+//   --bidir  iperf 2's --full-duplex over TCP: both ways on one connection; the server's TCP
+//        acknowledging all of ours stands for its count (it sends no figures back)
+//
+// Not offered (a clear error up front): -O, -k, --get-server-output, UDP --bidir (iperf 2 sends
+// no report for it), authentication. A server that answers as iperf3 is named as such.
 #pragma once
 
 #include "hil/measure/results.hpp"

@@ -5,6 +5,9 @@
 #include <asio.hpp>
 #include <asio/experimental/as_tuple.hpp>
 
+#include <fcntl.h>
+#include <sys/socket.h>
+
 #include <array>
 #include <map>
 #include <optional>
@@ -14,6 +17,8 @@
 
 #include "hil/iperf2/wire.hpp"
 #include "hil/measure/udp_stats.hpp"
+#include "hil/session/iperf2_turnaround.hpp"
+#include "hil/sys/error.hpp"
 #include "hil/sys/port_owner.hpp"
 
 namespace hil::session {
@@ -88,6 +93,8 @@ struct udp_client {
   std::optional<interval_tally> intervals;
   std::optional<std::array<std::uint8_t, iperf2::report_size>> report;  // once its FIN came
   int reports_sent = 0;
+  bool turned = false;   // -R or --full-duplex: served on its own connected socket
+  bool serving = false;  // and that test still runs
 };
 
 }  // namespace
@@ -115,6 +122,9 @@ struct iperf2_server_impl {
     acceptor.listen(asio::socket_base::max_listen_connections);
     const udp::endpoint uat(address, acceptor.local_endpoint().port());
     udp_socket.open(uat.protocol());
+    // -R and --full-duplex: each such client gets a socket of its own bound to this port and
+    // connected to it, which the kernel prefers for its datagrams (iperf 2 does the same).
+    udp_socket.set_option(udp::socket::reuse_address(true));
     if (uat.protocol() == udp::v6()) udp_socket.set_option(asio::ip::v6_only(false));
     udp_socket.bind(uat, ec);
     if (ec) {
@@ -180,12 +190,25 @@ struct iperf2_server_impl {
       if (!co_await read_exact(sock, std::span(head).subspan(4, len - 4))) co_return;
       h = iperf2::decode_header(std::span(head).first(len));
     }
-    if (h && (h->reverse() || h->full_duplex() || (h->flags & iperf2::flag_version1) != 0)) {
-      log(fmt::format("refused {}: iperf 2's {} is not implemented; only the client sends", who,
-                      h->reverse()       ? "-R"
-                      : h->full_duplex() ? "--full-duplex"
-                                         : "-d/-r"));
+    if (h && (h->flags & iperf2::flag_version1) != 0 && h->way() == iperf2::direction::forward) {
+      log(
+          fmt::format("refused {}: iperf 2's -d/-r (the server connecting back) is not served; "
+                      "-R and --full-duplex are",
+                      who));
       co_return;  // closing at once ends the stock client instead of leaving it waiting
+    }
+    if (h && h->way() != iperf2::direction::forward) {
+      iperf2_turnaround_setup setup;
+      setup.header = *h;
+      setup.family = sock.local_endpoint(gone).protocol().family();
+      setup.slack = o.guard_slack;
+      setup.header_bytes = len;
+      setup.socket = sys::unique_fd(::fcntl(sock.native_handle(), F_DUPFD_CLOEXEC, 0));
+      sock.close(gone);  // the engine's threads own the connection now (blocking descriptors)
+      if (!setup.socket) co_return;
+      co_await serve_turned(std::move(setup), fmt::format("TCP from {}", who), from.address(),
+                            from.port());
+      co_return;
     }
     if (h && iperf2::wants_ack(*h)) {
       const auto ack = iperf2::encode_header_ack();
@@ -260,12 +283,11 @@ struct iperf2_server_impl {
     if (it == clients.end()) {
       if (prefix.seq <= 0) return;  // a FIN of a test already forgotten
       const auto h = iperf2::decode_header(d.subspan(iperf2::prefix_size));
-      if (h && (h->reverse() || h->full_duplex())) {
-        log(fmt::format("ignored UDP from {}: iperf 2's -R/--full-duplex is not implemented",
-                        describe(from)));
+      if (clients.size() >= o.max_udp_clients) evict_oldest();
+      if (h && h->way() != iperf2::direction::forward) {
+        turn_udp(from, *h, d.size(), prefix.seq == 1, now);
         return;
       }
-      if (clients.size() >= o.max_udp_clients) evict_oldest();
       it = clients.emplace(from, udp_client{}).first;
       it->second.header = h.value_or(iperf2::client_header{});
       it->second.first = now;
@@ -275,7 +297,8 @@ struct iperf2_server_impl {
     }
     udp_client& c = it->second;
     c.last = now;
-    if (c.report) {  // its FIN came: a FIN retry asks for the report again
+    if (c.turned) return;  // a -R client's repeated ask, before its socket took over
+    if (c.report) {        // its FIN came: a FIN retry asks for the report again
       if (prefix.seq < 0 && c.reports_sent < max_report_sends) send_report(from, c);
       return;
     }
@@ -286,6 +309,82 @@ struct iperf2_server_impl {
     c.stats.on_datagram(seq, sent, arrived, d.size(), true);
     c.intervals->add(now, d.size(), 1);
     if (prefix.seq < 0) finish_udp(from, c, now);
+  }
+
+  // A UDP -R or --full-duplex client: a socket of its own on this port, connected to it.
+  void turn_udp(const udp::endpoint& from, const iperf2::client_header& h, std::size_t len,
+                bool first_is_data, clock::time_point now) {
+    udp_client& c = clients.emplace(from, udp_client{}).first->second;
+    c.header = h;
+    c.first = c.last = now;
+    c.turned = c.serving = true;
+    const std::string label = fmt::format("UDP from {}", describe(from));
+    try {
+      const auto local = udp_socket.local_endpoint();
+      iperf2_turnaround_setup setup;
+      setup.header = h;
+      setup.udp = true;
+      setup.family = local.protocol().family();
+      setup.datagram_len = len;
+      setup.first_datagram_received = first_is_data && h.way() == iperf2::direction::full_duplex;
+      setup.slack = o.guard_slack;
+      setup.socket = connected_udp(local, from);
+      asio::co_spawn(io, serve_turned(std::move(setup), label, from.address(), from.port(), from),
+                     asio::detached);
+    } catch (const std::exception& e) {
+      log(fmt::format("{}: cannot serve its -R/--full-duplex: {}", label, e.what()));
+      c.serving = false;
+    }
+  }
+
+  static sys::unique_fd connected_udp(const udp::endpoint& local, const udp::endpoint& to) {
+    sys::unique_fd fd(::socket(local.protocol().family(), SOCK_DGRAM | SOCK_CLOEXEC, 0));
+    if (!fd) sys::throw_last_errno("socket");
+    const int on = 1;
+    const int off = 0;
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+    if (local.protocol() == udp::v6()) {
+      ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+    }
+    const int rcvbuf = 4 << 20;
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
+    if (::bind(fd.get(), local.data(), static_cast<socklen_t>(local.size())) != 0) {
+      sys::throw_last_errno("bind");
+    }
+    if (::connect(fd.get(), to.data(), static_cast<socklen_t>(to.size())) != 0) {
+      sys::throw_last_errno("connect");
+    }
+    return fd;
+  }
+
+  // Runs a turned-round test to its end on the engine's threads, polled from here.
+  awaitable<void> serve_turned(iperf2_turnaround_setup setup, std::string label,
+                               asio::ip::address client, std::uint16_t port,
+                               std::optional<udp::endpoint> udp_client_key = std::nullopt) {
+    std::optional<iperf2_turnaround> test;
+    try {
+      test.emplace(std::move(setup));
+    } catch (const std::exception& e) {
+      log(fmt::format("{}: cannot serve its test: {}", label, e.what()));
+    }
+    asio::steady_timer tick(io);
+    while (test && !test->step()) {
+      tick.expires_after(20ms);
+      auto [ec] = co_await tick.async_wait(as_tuple);
+      if (ec) co_return;
+    }
+    if (udp_client_key) {
+      if (const auto it = clients.find(*udp_client_key); it != clients.end()) {
+        it->second.serving = false;
+        it->second.last = clock::now();
+      }
+    }
+    if (!test) co_return;
+    auto r = test->result();
+    r.remote_host = unmapped(client).to_string();
+    r.remote_port = port;
+    log(fmt::format("{}: {}", label, test->summary()));
+    done(r);
   }
 
   void finish_udp(const udp::endpoint& from, udp_client& c, clock::time_point end) {
@@ -355,11 +454,11 @@ struct iperf2_server_impl {
       if (ec) co_return;
       const auto now = clock::now();
       for (auto it = clients.begin(); it != clients.end();) {
-        if (now - it->second.last < o.udp_idle) {
+        if (now - it->second.last < o.udp_idle || it->second.serving) {
           ++it;
           continue;
         }
-        if (!it->second.report) {
+        if (!it->second.report && !it->second.turned) {
           log(fmt::format("UDP from {} ended without a FIN after {} datagrams", describe(it->first),
                           it->second.stats.datagrams()));
         }

@@ -6,10 +6,14 @@
 //   UDP   datagrams per client address ─ statistics (iperf 2's: loss, out-of-order, jitter) ─
 //         FIN ─ report (sent again, up to 9 times, while FINs keep coming) ─ one result
 //
-//   bounded: a TCP stream ends at EOF or its header's duration + guard_slack; a UDP client that
-//   goes quiet for udp_idle without a FIN is ended without a report; at most max_udp_clients
-//   UDP clients at once (the oldest is dropped); -R and --full-duplex are refused by closing
-//   at once (not implemented), so a stock client ends instead of waiting.
+//   -R, --full-duplex  the client's connection (TCP) or a socket of its own on this port connected
+//         to it (UDP) carries our stream back, on the engine's threads (iperf2_turnaround)
+//
+//   bounded: a TCP stream ends at EOF or its header's duration + guard_slack (a turned-round test
+//   too); a UDP client that goes quiet for udp_idle without a FIN is ended without a report; at
+//   most max_udp_clients UDP clients at once (the oldest is dropped); -d/-r (the server
+//   connecting back to the client) are refused by closing at once, so a stock client ends
+//   instead of waiting.
 #pragma once
 
 #include <chrono>

@@ -36,6 +36,13 @@ class datagram_format {
       std::span<const std::uint8_t> datagram) const = 0;
   // True when sequence numbers are 64-bit on the wire; false: 32-bit, wrapping.
   [[nodiscard]] virtual bool wide_sequence() const = 0;
+  // When datagram is the sender's end-of-stream marker (iperf 2's FIN), the number of data
+  // datagrams it sent; nullopt for any other datagram. Asked only of datagrams read() rejects;
+  // protocols whose streams end out of band (iperf3) keep this default.
+  [[nodiscard]] virtual std::optional<std::uint64_t> end_marker(
+      std::span<const std::uint8_t> /*datagram*/) const {
+    return std::nullopt;
+  }
 };
 
 // What a request/response data connection is for.

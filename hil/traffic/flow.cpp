@@ -16,17 +16,17 @@
 #include "hil/sys/error.hpp"
 
 namespace hil::traffic {
-namespace {
 
-using clock = std::chrono::steady_clock;
-
-// A block of pseudo-random payload (iperf3 fills its buffer once with random bytes).
 std::vector<std::uint8_t> random_block(std::size_t size, std::uint64_t seed) {
   std::vector<std::uint8_t> block(size);
   std::mt19937_64 rng(seed);
   for (auto& b : block) b = static_cast<std::uint8_t>(rng());
   return block;
 }
+
+namespace {
+
+using clock = std::chrono::steady_clock;
 
 // A hint to the CPU that this is a spin loop.
 inline void cpu_relax() {
@@ -340,8 +340,15 @@ void flow::udp_receive(const std::stop_token& stop) {
       }
       for (std::size_t off = 0; off < total; off += segment) {
         const std::size_t len = std::min(segment, total - off);
-        const auto header = format.read(std::span<const std::uint8_t>(data + off, len));
-        if (!header) continue;  // shorter than a header: not a data datagram
+        const std::span<const std::uint8_t> datagram(data + off, len);
+        const auto header = format.read(datagram);
+        if (!header) {  // shorter than a header, or the sender's end marker
+          if (const auto sent = format.end_marker(datagram)) {
+            peer_sent_ = *sent + 1;
+            finished_ = true;
+          }
+          continue;
+        }
         const auto sent =
             std::chrono::seconds(header->sec) + std::chrono::microseconds(header->usec);
         udp_stats_.on_datagram(header->seq, sent, arrived, len, wide);
@@ -371,6 +378,12 @@ bool flow::account_run(const std::uint8_t* data, std::size_t total, std::size_t 
   const auto sent = std::chrono::seconds(first->sec) + std::chrono::microseconds(first->usec);
   udp_stats_.on_run(first->seq, count, sent, arrived, segment, wide);
   return true;
+}
+
+std::optional<std::uint64_t> flow::peer_sent() const noexcept {
+  const std::uint64_t v = peer_sent_.load();
+  if (v == 0) return std::nullopt;
+  return v - 1;
 }
 
 }  // namespace hil::traffic

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 #include "hil/measure/test_spec.hpp"
 #include "hil/measure/udp_stats.hpp"
@@ -27,6 +28,10 @@
 namespace hil::traffic {
 
 enum class flow_role { send, receive };
+
+// A block of pseudo-random payload from seed (iperf3 fills its buffer once with random bytes):
+// every block a sending flow writes.
+[[nodiscard]] std::vector<std::uint8_t> random_block(std::size_t size, std::uint64_t seed);
 
 // What one flow does.
 struct flow_config {
@@ -78,6 +83,9 @@ class flow {
   [[nodiscard]] bool finished() const noexcept { return finished_.load(); }
   // The I/O error that ended the worker early, if any (connection reset, EMSGSIZE, …).
   [[nodiscard]] std::error_code error() const;
+  // A UDP receiver whose sender marks its end (datagram_format::end_marker): the count the
+  // marker announced, once it arrived (the flow reads on until stopped); nullopt before.
+  [[nodiscard]] std::optional<std::uint64_t> peer_sent() const noexcept;
 
   [[nodiscard]] const flow_config& config() const noexcept { return config_; }
   [[nodiscard]] int fd() const noexcept { return fd_.get(); }
@@ -108,10 +116,11 @@ class flow {
   std::atomic<std::uint64_t> bytes_{0};    // payload bytes moved
   std::atomic<std::uint64_t> packets_{0};  // datagrams moved (UDP) / blocks (TCP sender)
   std::atomic<bool> finished_{false};
-  std::atomic<int> error_{0};              // errno of the failure that ended the worker
-  mutable std::mutex udp_mutex_;           // guards udp_stats_
-  measure::udp_receiver_stats udp_stats_;  // UDP receiver statistics
-  std::jthread worker_;                    // the data thread
+  std::atomic<std::uint64_t> peer_sent_{0};  // end_marker's count + 1; 0 = not seen
+  std::atomic<int> error_{0};                // errno of the failure that ended the worker
+  mutable std::mutex udp_mutex_;             // guards udp_stats_
+  measure::udp_receiver_stats udp_stats_;    // UDP receiver statistics
+  std::jthread worker_;                      // the data thread
 };
 
 }  // namespace hil::traffic

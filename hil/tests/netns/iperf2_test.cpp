@@ -49,12 +49,16 @@ struct stock_iperf2_servers {
   hil::sys::child_process udp;
 };
 
+enum class way { forward, reverse, full_duplex };
+
 struct client_case {
   std::string name;
   protocol proto;
   int parallel = 1;
   bool ipv6 = false;
   std::uint32_t datagram = 0;  // -l; 0: the default
+  way direction = way::forward;
+  std::uint64_t bytes = 0;  // -n; 0: -t 2
 };
 void PrintTo(const client_case& c, std::ostream* os) { *os << c.name; }
 
@@ -68,21 +72,54 @@ TEST_P(Iperf2Client, AgainstStockServerBothEndsAgree) {
   o.port = iperf2_port;
   o.spec.proto = c.proto;
   o.spec.duration = 2s;
+  o.spec.bytes = c.bytes;
   o.spec.parallel = c.parallel;
+  o.spec.reverse = c.direction == way::reverse;
+  o.spec.bidirectional = c.direction == way::full_duplex;
   if (c.proto == protocol::udp) {
     o.spec.bitrate_bps = 50'000'000 / static_cast<std::uint64_t>(c.parallel);  // seed 002's -b 50M
     o.spec.bitrate_given = true;
     o.spec.block_len = c.datagram;
   }
-  const auto r = hil::session::run_iperf2_client(o);
-  ASSERT_EQ(r.streams.size(), static_cast<std::size_t>(c.parallel));
-  const std::uint64_t len = o.spec.effective_block_len();
+  hil::measure::test_result r;
+  try {
+    r = hil::session::run_iperf2_client(o);
+  } catch (const std::exception& e) {
+    FAIL() << e.what() << "\nstock TCP server:\n"
+           << servers.tcp.output() << "\nstock UDP server:\n"
+           << servers.udp.output();
+  }
+  const int per_connection = c.direction == way::full_duplex ? 2 : 1;
+  ASSERT_EQ(r.streams.size(), static_cast<std::size_t>(c.parallel * per_connection));
+  const std::uint64_t len = r.spec.effective_block_len();
+  EXPECT_EQ(len, c.proto == protocol::tcp ? 128U << 10
+                 : c.datagram != 0        ? c.datagram
+                 : c.ipv6                 ? 1450U
+                                          : 1470U)
+      << "iperf 2's defaults";
+  int sending = 0;
   for (const auto& s : r.streams) {
     SCOPED_TRACE("stream " + std::to_string(s.id));
+    sending += s.local_sends ? 1 : 0;
     EXPECT_GT(s.sender.bytes, 0U);
     if (c.proto == protocol::tcp) {
-      // The server closed after reading to our end of stream: it read every byte written.
+      // Ours: the server closed after reading to our end of stream (full duplex: its TCP
+      // acknowledged every byte). Its: we read to its close.
       EXPECT_EQ(s.receiver.bytes, s.sender.bytes);
+      if (c.bytes != 0) {
+        EXPECT_EQ(s.receiver.bytes, c.bytes) << "-n is exact";
+      }
+      continue;
+    }
+    if (!s.local_sends) {
+      // The server's FIN says how many it sent; what did not arrive is lost, tail included.
+      EXPECT_EQ(s.receiver.packets, s.sender.packets);
+      EXPECT_EQ(s.sender.bytes, static_cast<std::uint64_t>(s.sender.packets) * len);
+      EXPECT_GE(s.receiver.errors, 0);
+      EXPECT_LT(s.receiver.errors, s.receiver.packets) << "nothing was received";
+      EXPECT_EQ(s.receiver.bytes,
+                static_cast<std::uint64_t>(s.receiver.packets - s.receiver.errors) * len);
+      EXPECT_LT(s.receiver.jitter_s, 0.1) << "a jitter of clocks, not of datagrams";
       continue;
     }
     // The report's highest sequence is the FIN's (sent + 1), taken out on both ends.
@@ -97,6 +134,7 @@ TEST_P(Iperf2Client, AgainstStockServerBothEndsAgree) {
     EXPECT_LT(s.receiver.jitter_s, 0.1) << "a jitter of clocks, not of datagrams";
   }
   EXPECT_FALSE(r.intervals.empty());
+  EXPECT_EQ(sending, c.direction == way::reverse ? 0 : c.parallel) << "streams we sent";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -107,7 +145,16 @@ INSTANTIATE_TEST_SUITE_P(
                       client_case{"TcpIpv6", protocol::tcp, 1, true},
                       client_case{"UdpIpv6", protocol::udp, 1, true},
                       // Longer than a stock server's 1470-byte default: the header says so.
-                      client_case{"Udp2952", protocol::udp, 1, false, 2952}),
+                      client_case{"Udp2952", protocol::udp, 1, false, 2952},
+                      client_case{"TcpReverse", protocol::tcp, 1, false, 0, way::reverse},
+                      client_case{"TcpReverseBytes", protocol::tcp, 1, false, 0, way::reverse,
+                                  10 << 20},
+                      client_case{"TcpReverseParallel2", protocol::tcp, 2, false, 0, way::reverse},
+                      client_case{"TcpFullDuplex", protocol::tcp, 1, false, 0, way::full_duplex},
+                      client_case{"TcpFullDuplexIpv6", protocol::tcp, 1, true, 0, way::full_duplex},
+                      client_case{"UdpReverse", protocol::udp, 1, false, 0, way::reverse},
+                      client_case{"UdpReverseParallel2", protocol::udp, 2, false, 0, way::reverse},
+                      client_case{"UdpReverseIpv6", protocol::udp, 1, true, 0, way::reverse}),
     [](const auto& param_info) { return param_info.param.name; });
 
 // hilperf-peer in the peer namespace, its iperf 2 port on 5001.
@@ -163,6 +210,75 @@ TEST(Iperf2Peer, AStockTcpClientEndsAsSoonAsItsTestDoes) {
   EXPECT_THAT(client.output(), HasSubstr("0.0000-2.0")) << "the stock client waited for our close";
   EXPECT_LT(took, 3500ms) << client.output();
   EXPECT_TRUE(peer->wait_for_output("iperf 2: TCP from", 5s)) << peer->output();
+}
+
+// A stock client turned round against our peer: its output in exact bytes (-f B), our peer's
+// log line for the test.
+struct turned_run {
+  std::string client;  // the stock client's output
+  std::string peer;    // our peer's log line
+};
+turned_run run_stock_turned(std::vector<std::string> flags) {
+  const auto peer = start_our_peer();
+  std::vector<std::string> argv{
+      "iperf", "-c", peer_address(false), "-p", std::to_string(iperf2_port), "-t", "2", "-f", "B"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  hil::sys::child_process client(argv);
+  const auto status = client.wait(20s);
+  EXPECT_EQ(status, 0) << client.output();
+  EXPECT_TRUE(peer->wait_for_output(flags.front() == "-R" ? ": -R, " : ": --full-duplex, ", 10s))
+      << peer->output();
+  std::smatch m;
+  const std::string out = peer->output();
+  turned_run r{client.output(), {}};
+  if (std::regex_search(
+          out, m, std::regex(R"(iperf 2: (TCP|UDP) from [^\n]*: (-R|--full-duplex)[^\n]*)"))) {
+    r.peer = m[0];
+  }
+  return r;
+}
+
+long match_long(const std::string& text, const std::string& pattern) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(pattern))) return -1;
+  return std::stol(m[1]);
+}
+
+TEST(Iperf2Peer, AStockReverseTcpClientReadsExactlyWhatWeSent) {
+  const auto r = run_stock_turned({"-R"});
+  const long sent = match_long(r.peer, R"(sent (\d+) bytes)");
+  ASSERT_GT(sent, 0) << r.peer;
+  EXPECT_EQ(match_long(r.client, R"(\[ \*1\] [^\n]* (\d+) Bytes )"), sent) << r.client;
+}
+
+TEST(Iperf2Peer, AStockFullDuplexTcpClientAndWeAgreeBothWays) {
+  const auto r = run_stock_turned({"--full-duplex"});
+  const long sent = match_long(r.peer, R"(sent (\d+) bytes)");
+  const long received = match_long(r.peer, R"(received (\d+) bytes)");
+  ASSERT_GT(sent, 0) << r.peer;
+  ASSERT_GT(received, 0) << r.peer;
+  EXPECT_EQ(match_long(r.client, R"(\[ \*1\] [^\n]* (\d+) Bytes )"), sent) << r.client;
+  // Its stream, header included, as iperf 2 counts it.
+  EXPECT_EQ(match_long(r.client, R"(\[  1\] [^\n]* (\d+) Bytes )"), received) << r.client;
+}
+
+TEST(Iperf2Peer, AStockReverseUdpClientCountsOurDatagrams) {
+  const auto r = run_stock_turned({"-R", "-u", "-b", "50M"});
+  const long sent = match_long(r.peer, R"(in (\d+) datagrams)");
+  ASSERT_GT(sent, 0) << r.peer;
+  // A stock receiver counts to the highest sequence, our FIN's: one more than we sent.
+  EXPECT_EQ(match_long(r.client, R"(ms\s+\d+/\s*(\d+) \()"), sent + 1) << r.client;
+  EXPECT_EQ(r.client.find("-nan"), std::string::npos) << r.client;
+}
+
+TEST(Iperf2Peer, AStockFullDuplexUdpClientAndWeAgreeBothWays) {
+  const auto r = run_stock_turned({"--full-duplex", "-u", "-b", "50M"});
+  const long sent = match_long(r.peer, R"(in (\d+) datagrams)");
+  const long received_of = match_long(r.peer, R"(\d+/(\d+) lost)");
+  ASSERT_GT(sent, 0) << r.peer;
+  EXPECT_EQ(match_long(r.client, R"(ms\s+\d+/\s*(\d+) \()"), sent + 1) << r.client;
+  // Its FIN said how many it sent; a stock client prints "Sent" as two more.
+  EXPECT_EQ(match_long(r.client, R"(\[  1\] Sent (\d+) datagrams)"), received_of + 2) << r.client;
 }
 
 TEST(Iperf2Peer, AStockClientOnTheIperf3PortIsNamedInTheLog) {

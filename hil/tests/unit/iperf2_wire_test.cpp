@@ -71,6 +71,38 @@ TEST(Iperf2Wire, ReverseAndFullDuplexAreRecognised) {
   EXPECT_FALSE(i2::decode_header(bytes({0x40, 0x01})).has_value()) << "too short";
 }
 
+TEST(Iperf2Wire, OurReverseAndFullDuplexHeadersAreA218Clients) {
+  // `iperf -c 127.0.0.1 -t 2 -R` and `--full-duplex`: the stream's first 60 bytes.
+  auto stock = tcp_header_2s;
+  stock[0] = 0x44;
+  stock[32] = 0x04;
+  auto out = i2::encode_header(i2::make_header(false, 1, 5001, 2s, 0, 0, i2::direction::reverse));
+  EXPECT_EQ(std::vector<std::uint8_t>(out.begin(), out.end()), stock);
+  EXPECT_EQ(i2::decode_header(stock)->way(), i2::direction::reverse);
+  stock[32] = 0x08;
+  out = i2::encode_header(i2::make_header(false, 1, 5001, 2s, 0, 0, i2::direction::full_duplex));
+  EXPECT_EQ(std::vector<std::uint8_t>(out.begin(), out.end()), stock);
+  EXPECT_EQ(i2::decode_header(stock)->way(), i2::direction::full_duplex);
+}
+
+TEST(Iperf2Wire, OurUdpReverseAndFullDuplexHeadersAreA218Clients) {
+  // `iperf -c 127.0.0.1 -u -t 2 -R` (10M = 10,485,760 bit/s): flags 6c 01 00 98 (EXTEND |
+  // UDPTESTS | SEQNO64B | VERSION2), upper flags 04 00; with --full-duplex 08 08 (+ NOUDPFIN).
+  auto stock = bytes(
+      {0x6c, 0x01, 0x00, 0x98, 0, 0, 0, 1, 0,    0,    0x13, 0x89, 0, 0, 0, 0, 0, 0,    0, 0,
+       0xff, 0xff, 0xff, 0x38, 0, 0, 0, 0, 0,    0,    0,    0,    4, 0, 0, 0, 0, 0x02, 0, 0x01,
+       0,    0x08, 0,    0x03, 0, 0, 0, 0, 0x00, 0xa0, 0,    0,    0, 0, 0, 0, 0, 0,    0, 0});
+  auto out =
+      i2::encode_header(i2::make_header(true, 1, 5001, 2s, 0, 10'485'760, i2::direction::reverse));
+  EXPECT_EQ(std::vector<std::uint8_t>(out.begin(), out.end()), stock);
+  stock[32] = 0x08;
+  stock[33] = 0x08;
+  out = i2::encode_header(
+      i2::make_header(true, 1, 5001, 2s, 0, 10'485'760, i2::direction::full_duplex));
+  EXPECT_EQ(std::vector<std::uint8_t>(out.begin(), out.end()), stock);
+  EXPECT_EQ(i2::decode_header(stock)->way(), i2::direction::full_duplex);
+}
+
 TEST(Iperf2Wire, TheAckIsA218Servers) {
   const auto ack = i2::encode_header_ack();
   EXPECT_EQ(std::vector<std::uint8_t>(ack.begin(), ack.end()),
