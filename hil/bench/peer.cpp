@@ -103,6 +103,24 @@ std::string netserver_path() {
       "HewlettPackard/netperf)");
 }
 
+namespace {
+
+// iperf 2's two servers for `sh -c`, each restarted when it dies: Debian's 2.1.8 crashes now and
+// then (a segfault after some -P and --full-duplex tests, a GPF after lossy unpaced UDP;
+// docs/iperf2-protocol.md §6), and without a supervisor every case after it would find no server.
+// Each exit is logged; the test running at that moment fails, as it should.
+std::string supervised_iperf2_servers(const std::string& port) {
+  const auto loop = [&](const std::string& server) {
+    return fmt::format(
+        "while :; do {0}; echo \"hilperf: {0} exited with status $?, restarting\" >&2; sleep 0.2; "
+        "done",
+        server);
+  };
+  return fmt::format("{} & {}", loop("iperf -s -V -p " + port), loop("iperf -s -u -V -p " + port));
+}
+
+}  // namespace
+
 std::vector<std::string> sim_peer_command(const profile::profile& p,
                                           const std::filesystem::path& peer_binary) {
   const std::string port = std::to_string(p.peer.port);
@@ -112,7 +130,7 @@ std::vector<std::string> sim_peer_command(const profile::profile& p,
   if (p.peer.server == profile::peer_server::iperf2) {
     // iperf 2 serves TCP and UDP from two processes; both are in the daemon's process group
     // (start_daemon's setsid), which stop_daemon signals as a whole.
-    return {"sh", "-c", fmt::format("iperf -s -V -p {0} & exec iperf -s -u -V -p {0}", port)};
+    return {"sh", "-c", supervised_iperf2_servers(port)};
   }
   if (p.peer.server == profile::peer_server::netserver) {
     // netserver for NetperfSuite beside hilperf-peer for every other case, one process group.
@@ -186,7 +204,7 @@ std::string start_ssh_peer(const profile::profile& p, const std::filesystem::pat
   if (p.peer.server == profile::peer_server::iperf3) server = "iperf3 -s -p " + port;
   if (p.peer.server == profile::peer_server::iperf2) {
     // setsid: the two servers form a process group that stop_peer kills as one.
-    server = fmt::format("setsid sh -c 'iperf -s -V -p {0} & exec iperf -s -u -V -p {0}'", port);
+    server = fmt::format("setsid sh -c '{}'", supervised_iperf2_servers(port));
   }
   const std::string remote =
       fmt::format("nohup {} > /tmp/hilperf-peer-{}.log 2>&1 < /dev/null & echo $!", server, port);
