@@ -197,7 +197,6 @@ void ask_for_reverse(int fd, const iperf2_datagrams& format, std::size_t len,
     if (!readable(fd, clock::now() + fin_interval)) continue;
     std::array<std::uint8_t, 1> peek{};
     if (::recv(fd, peek.data(), peek.size(), MSG_PEEK) >= 0) return;
-
     if (errno == ECONNREFUSED) {
       fail(std::errc::connection_refused,
            fmt::format("nothing listens on UDP {} — is `iperf -s -u -p {}` running there?", where,

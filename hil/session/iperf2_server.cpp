@@ -198,6 +198,10 @@ struct iperf2_server_impl {
       co_return;  // closing at once ends the stock client instead of leaving it waiting
     }
     if (h && h->way() != iperf2::direction::forward) {
+      if (turned_running >= o.max_turned_tests) {
+        log(fmt::format("refused {}: {} -R/--full-duplex tests already run", who, turned_running));
+        co_return;
+      }
       iperf2_turnaround_setup setup;
       setup.header = *h;
       setup.family = sock.local_endpoint(gone).protocol().family();
@@ -206,6 +210,7 @@ struct iperf2_server_impl {
       setup.socket = sys::unique_fd(::fcntl(sock.native_handle(), F_DUPFD_CLOEXEC, 0));
       sock.close(gone);  // the engine's threads own the connection now (blocking descriptors)
       if (!setup.socket) co_return;
+      ++turned_running;
       co_await serve_turned(std::move(setup), fmt::format("TCP from {}", who), from.address(),
                             from.port());
       co_return;
@@ -285,6 +290,14 @@ struct iperf2_server_impl {
       const auto h = iperf2::decode_header(d.subspan(iperf2::prefix_size));
       if (clients.size() >= o.max_udp_clients) evict_oldest();
       if (h && h->way() != iperf2::direction::forward) {
+        if (turned_running >= o.max_turned_tests) {
+          log(fmt::format("refused UDP from {}: {} -R/--full-duplex tests already run",
+                          describe(from), turned_running));
+          auto& refused = clients.emplace(from, udp_client{}).first->second;
+          refused.turned = true;  // its repeated asks are ignored until it goes quiet
+          refused.last = now;
+          return;
+        }
         turn_udp(from, *h, d.size(), prefix.seq == 1, now);
         return;
       }
@@ -329,6 +342,7 @@ struct iperf2_server_impl {
       setup.first_datagram_received = first_is_data && h.way() == iperf2::direction::full_duplex;
       setup.slack = o.guard_slack;
       setup.socket = connected_udp(local, from);
+      ++turned_running;
       asio::co_spawn(io, serve_turned(std::move(setup), label, from.address(), from.port(), from),
                      asio::detached);
     } catch (const std::exception& e) {
@@ -361,12 +375,19 @@ struct iperf2_server_impl {
   awaitable<void> serve_turned(iperf2_turnaround_setup setup, std::string label,
                                asio::ip::address client, std::uint16_t port,
                                std::optional<udp::endpoint> udp_client_key = std::nullopt) {
+    const auto setup_way = setup.header.way();
     std::optional<iperf2_turnaround> test;
     try {
       test.emplace(std::move(setup));
+      log(fmt::format("{}: {} started", label,
+                      setup_way == iperf2::direction::reverse ? "-R" : "--full-duplex"));
     } catch (const std::exception& e) {
       log(fmt::format("{}: cannot serve its test: {}", label, e.what()));
     }
+    struct running_count {  // counted by the caller as it started this
+      std::size_t& n;
+      ~running_count() { --n; }
+    } const counted{turned_running};
     asio::steady_timer tick(io);
     while (test && !test->step()) {
       tick.expires_after(20ms);
@@ -435,11 +456,15 @@ struct iperf2_server_impl {
     ++c.reports_sent;
   }
 
+  // Makes room for one more UDP client: drops the one quiet the longest, never one whose -R or
+  // --full-duplex test still runs (its datagrams go to its own socket, it only looks quiet).
   void evict_oldest() {
-    auto oldest = clients.begin();
+    auto oldest = clients.end();
     for (auto it = clients.begin(); it != clients.end(); ++it) {
-      if (it->second.last < oldest->second.last) oldest = it;
+      if (it->second.serving) continue;
+      if (oldest == clients.end() || it->second.last < oldest->second.last) oldest = it;
     }
+    if (oldest == clients.end()) return;  // all serving: bounded by max_turned_tests
     if (!oldest->second.report)
       log(fmt::format("dropped UDP client {}: too many at once", describe(oldest->first)));
     clients.erase(oldest);
@@ -472,6 +497,8 @@ struct iperf2_server_impl {
   }
 
   iperf2_server_options o;
+  // -R and --full-duplex tests on the engine's threads; before io, whose destruction ends them.
+  std::size_t turned_running = 0;
   asio::io_context io;
   tcp::acceptor acceptor;
   udp::socket udp_socket;

@@ -37,6 +37,7 @@ struct iperf2_server_options {
   std::chrono::seconds guard_slack{20};  // beyond a stream's own duration
   std::chrono::seconds udp_idle{10};     // a UDP client silent this long has gone
   std::size_t max_udp_clients = 64;
+  std::size_t max_turned_tests = 16;  // -R/--full-duplex at once (threads each); more are refused
   std::function<void(const std::string&)> log;                 // one line per stream
   std::function<void(const measure::test_result&)> on_result;  // each finished stream
 };

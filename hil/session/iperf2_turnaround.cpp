@@ -110,7 +110,7 @@ bool iperf2_turnaround::step() {
     phase_ = phase::finishing;
   }
   const bool stalled = !timed && now >= last_progress_ + s_.slack;
-  if (phase_ == phase::finishing ? client_done() : false) {
+  if (phase_ == phase::finishing && client_done()) {
     phase_ = phase::over;
   } else if (now >= deadline_ || stalled || !run_.flow_error().empty()) {
     cut_ = run_.flow_error().empty();

@@ -5,13 +5,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <future>
+#include <mutex>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "hil/session/iperf2_client.hpp"
+#include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
 namespace {
@@ -232,7 +236,7 @@ turned_run run_stock_turned(std::vector<std::string> flags) {
   const std::string out = peer->output();
   turned_run r{client.output(), {}};
   if (std::regex_search(
-          out, m, std::regex(R"(iperf 2: (TCP|UDP) from [^\n]*: (-R|--full-duplex)[^\n]*)"))) {
+          out, m, std::regex(R"(iperf 2: (TCP|UDP) from [^\n]*: (-R|--full-duplex), [^\n]*)"))) {
     r.peer = m[0];
   }
   return r;
@@ -279,6 +283,56 @@ TEST(Iperf2Peer, AStockFullDuplexUdpClientAndWeAgreeBothWays) {
   EXPECT_EQ(match_long(r.client, R"(ms\s+\d+/\s*(\d+) \()"), sent + 1) << r.client;
   // Its FIN said how many it sent; a stock client prints "Sent" as two more.
   EXPECT_EQ(match_long(r.client, R"(\[  1\] Sent (\d+) datagrams)"), received_of + 2) << r.client;
+}
+
+// The iperf 2 server in this process (the DUT's side), its log kept.
+struct our_iperf2_server {
+  explicit our_iperf2_server(std::size_t max_turned) {
+    hil::session::iperf2_server_options o;
+    o.bind_address = dut_address();
+    o.port = 0;
+    o.max_turned_tests = max_turned;
+    o.log = [this](const std::string& line) {
+      const std::lock_guard lock(mutex);
+      lines += line + "\n";
+    };
+    server = std::make_unique<hil::session::iperf2_server>(o);
+    serving = std::async(std::launch::async, [this] { return server->run(); });
+  }
+  ~our_iperf2_server() {
+    server->stop();
+    serving.wait();
+  }
+  std::string log() {
+    const std::lock_guard lock(mutex);
+    return lines;
+  }
+  static std::string dut_address() {
+    return bench().dut_ipv4.substr(0, bench().dut_ipv4.find('/'));
+  }
+  std::mutex mutex;
+  std::string lines;
+  std::unique_ptr<hil::session::iperf2_server> server;
+  std::future<int> serving;
+};
+
+TEST(Iperf2Server, TurnedTestsBeyondItsCapAreRefusedAndTheRunningOneFinishes) {
+  our_iperf2_server ours(1);
+  const std::string port = std::to_string(ours.server->port());
+  hil::sys::child_process first(in_peer(
+      {"iperf", "-c", our_iperf2_server::dut_address(), "-p", port, "-R", "-t", "3", "-f", "B"}));
+  ASSERT_TRUE(hil::test::eventually(
+      [&] { return ours.log().find(": -R started") != std::string::npos; }, 5s))
+      << ours.log();
+  hil::sys::child_process second(in_peer(
+      {"iperf", "-c", our_iperf2_server::dut_address(), "-p", port, "-u", "-R", "-t", "1"}));
+  (void)second.wait(10s);
+  EXPECT_EQ(first.wait(15s), 0) << first.output();
+  EXPECT_THAT(ours.log(), HasSubstr("-R/--full-duplex tests already run")) << ours.log();
+  EXPECT_THAT(ours.log(), HasSubstr(": -R, sent ")) << ours.log();
+  EXPECT_EQ(match_long(first.output(), R"(\[ \*1\] [^\n]* (\d+) Bytes )"),
+            match_long(ours.log(), R"(sent (\d+) bytes)"))
+      << first.output() << ours.log();
 }
 
 TEST(Iperf2Peer, AStockClientOnTheIperf3PortIsNamedInTheLog) {
