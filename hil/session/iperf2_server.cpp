@@ -18,8 +18,8 @@
 #include "hil/iperf2/wire.hpp"
 #include "hil/measure/udp_stats.hpp"
 #include "hil/session/iperf2_turnaround.hpp"
+#include "hil/session/listener.hpp"
 #include "hil/sys/error.hpp"
-#include "hil/sys/port_owner.hpp"
 
 namespace hil::session {
 namespace {
@@ -104,28 +104,15 @@ namespace detail {
 struct iperf2_server_impl {
   explicit iperf2_server_impl(iperf2_server_options opts)
       : o(std::move(opts)), acceptor(io), udp_socket(io), sweep_timer(io) {
-    const bool any = o.bind_address.empty();
-    const auto address = any ? asio::ip::address(asio::ip::address_v6::any())
-                             : asio::ip::make_address(o.bind_address);
-    const tcp::endpoint at(address, o.port);
-    acceptor.open(at.protocol());
-    acceptor.set_option(tcp::acceptor::reuse_address(true));
-    if (at.protocol() == tcp::v6()) acceptor.set_option(asio::ip::v6_only(false));
-    std::error_code ec;
-    acceptor.bind(at, ec);
-    if (ec == asio::error::address_in_use) {
-      const auto owner = sys::tcp_port_owner(o.port);
-      throw std::system_error(ec, fmt::format("TCP port {} is already in use{} (iperf 2's port)",
-                                              o.port, owner ? " by " + *owner : ""));
-    }
-    if (ec) throw std::system_error(ec, fmt::format("cannot listen on TCP port {}", o.port));
-    acceptor.listen(asio::socket_base::max_listen_connections);
-    const udp::endpoint uat(address, acceptor.local_endpoint().port());
+    listen_dual_stack(acceptor, o.bind_address, o.port,
+                      "it is iperf 2's port here: stop it or choose another with --iperf2-port");
+    const udp::endpoint uat(listen_address(o.bind_address), acceptor.local_endpoint().port());
     udp_socket.open(uat.protocol());
     // -R and --full-duplex: each such client gets a socket of its own bound to this port and
     // connected to it, which the kernel prefers for its datagrams (iperf 2 does the same).
     udp_socket.set_option(udp::socket::reuse_address(true));
     if (uat.protocol() == udp::v6()) udp_socket.set_option(asio::ip::v6_only(false));
+    std::error_code ec;
     udp_socket.bind(uat, ec);
     if (ec) {
       throw std::system_error(ec,

@@ -15,7 +15,7 @@
 #include "hil/session/endpoints.hpp"
 #include "hil/session/iperf3_framing.hpp"
 #include "hil/session/iperf3_streams.hpp"
-#include "hil/sys/port_owner.hpp"
+#include "hil/session/listener.hpp"
 #include "hil/sys/text_file.hpp"
 #include "hil/traffic/rr_engine.hpp"
 #include "hil/traffic/rr_responder.hpp"
@@ -106,23 +106,7 @@ struct server_impl {
   }
 
   void listen() {
-    const bool any = o.bind_address.empty();
-    const tcp::endpoint at(any ? asio::ip::address(asio::ip::address_v6::any())
-                               : asio::ip::make_address(o.bind_address),
-                           o.port);
-    acceptor.open(at.protocol());
-    acceptor.set_option(tcp::acceptor::reuse_address(true));
-    if (at.protocol() == tcp::v6()) acceptor.set_option(asio::ip::v6_only(false));
-    std::error_code ec;
-    acceptor.bind(at, ec);
-    if (ec == asio::error::address_in_use) {
-      const auto owner = sys::tcp_port_owner(o.port);
-      throw std::system_error(ec, fmt::format("port {} is already in use{} — stop it or choose "
-                                              "another port with -p",
-                                              o.port, owner ? " by " + *owner : ""));
-    }
-    if (ec) throw std::system_error(ec, "cannot listen on " + describe(at));
-    acceptor.listen(asio::socket_base::max_listen_connections);
+    listen_dual_stack(acceptor, o.bind_address, o.port, "stop it or choose another port with -p");
   }
 
   void log(const std::string& line) const {

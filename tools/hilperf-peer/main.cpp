@@ -119,8 +119,7 @@ int main(int argc, char** argv) {
         // The default port taken (a stock iperf -s on this PC, say) must not stop the iperf3
         // server; a port asked for must.
         if (iperf2_option->count() > 0) throw;
-        log_line(fmt::format("iperf 2 clients not served: {} (--iperf2-port N chooses another)",
-                             e.what()));
+        log_line(fmt::format("iperf 2 clients not served: {}", e.what()));
       }
       if (iperf2) {
         iperf2_thread = std::thread([&] { iperf2->run(); });
