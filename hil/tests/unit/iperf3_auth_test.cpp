@@ -12,20 +12,14 @@
 
 #include "hil/iperf3/auth.hpp"
 #include "hil/iperf3/params.hpp"
+#include "hil/tests/test_data.hpp"
 
 namespace {
 
 using ::testing::HasSubstr;
 namespace ip = hil::iperf3;
 
-std::string data(const std::string& name) {
-  const std::string path = std::string(HIL_SOURCE_DIR) + "/hil/tests/data/" + name;
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "cannot open " << path;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string data(const std::string& name) { return hil::test::test_data(name); }
 
 std::string token(const std::string& name) {
   std::string t = data("auth/" + name);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hil/report/iperf3_json.hpp"
+#include "hil/tests/test_data.hpp"
 
 namespace {
 
@@ -27,14 +28,7 @@ using nlohmann::json;
 constexpr std::string_view k_version = "0.1.0";
 constexpr std::string_view k_system = "Linux board 6.1.0 #1 SMP PREEMPT aarch64";
 
-std::string fixture(std::string_view name) {
-  const std::string path = std::string(HIL_SOURCE_DIR) + "/hil/tests/data/" + std::string(name);
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "cannot open " << path;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string fixture(std::string_view name) { return hil::test::test_data(std::string(name)); }
 
 std::string replace_all(std::string text, std::string_view from, std::string_view to) {
   for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {

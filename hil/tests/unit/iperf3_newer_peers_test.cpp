@@ -13,19 +13,13 @@
 #include "hil/iperf3/exchange.hpp"
 #include "hil/iperf3/params.hpp"
 #include "hil/session/iperf3_framing.hpp"
+#include "hil/tests/test_data.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
 
-std::string capture(const std::string& name) {
-  const std::string path = std::string(HIL_SOURCE_DIR) + "/hil/tests/data/" + name;
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "cannot open " << path;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string capture(const std::string& name) { return hil::test::test_data(name); }
 
 class NewerPeer : public ::testing::TestWithParam<const char*> {
  protected:
