@@ -11,6 +11,8 @@
 #include <system_error>
 #include <utility>
 
+#include "hil/sys/json_depth.hpp"
+
 namespace hil::iperf3 {
 
 namespace {
@@ -363,6 +365,10 @@ nlohmann::json parse_json_object(std::string_view text, std::size_t max_len,
     throw_protocol_error(
         fmt::format("{} of {} bytes exceeds the {}-byte limit", what, text.size(), max_len));
   }
+  if (sys::json_too_deep(text)) {
+    throw_protocol_error(
+        fmt::format("{} nests deeper than {} levels", what, sys::json_depth_limit));
+  }
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
@@ -377,10 +383,19 @@ nlohmann::json parse_json_object(std::string_view text, std::size_t max_len,
 
 namespace {
 
-[[noreturn]] void throw_wrong_type(const nlohmann::json& v, const char* key, std::string_view where,
-                                   std::string_view expected) {
+// A value as an error text shows it: a scalar as written (cut at 40 characters), a container by
+// its size only, so no text is built by walking it.
+std::string brief(const nlohmann::json& v) {
+  if (v.is_array()) return fmt::format("of {} elements", v.size());
+  if (v.is_object()) return fmt::format("of {} members", v.size());
   std::string shown = v.dump();
   if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
+  return shown;
+}
+
+[[noreturn]] void throw_wrong_type(const nlohmann::json& v, const char* key, std::string_view where,
+                                   std::string_view expected) {
+  const std::string shown = brief(v);
   throw_protocol_error(fmt::format("{} \"{}\" must be a JSON {}, got {} {}", where, key, expected,
                                    v.type_name(), shown));
 }

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hil/sys/error.hpp"
+#include "hil/sys/json_depth.hpp"
 #include "hil/sys/unique_fd.hpp"
 
 namespace hil::link {
@@ -149,7 +150,9 @@ std::optional<journal_record> link_journal::read(unsigned long netns_inode,
   std::ifstream in(file);
   if (!in) return std::nullopt;
   try {
-    return from_json(json::parse(in));
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (sys::json_too_deep(text)) throw std::runtime_error("nested too deeply");
+    return from_json(json::parse(text));
   } catch (const std::exception& e) {
     throw std::system_error(std::make_error_code(std::errc::illegal_byte_sequence),
                             fmt::format("link journal {} is damaged ({}); check the link by hand "

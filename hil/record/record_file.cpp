@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hil/record/record_json.hpp"
+#include "hil/sys/json_depth.hpp"
 
 namespace hil::record {
 
@@ -20,6 +21,10 @@ std::vector<case_record> parse_records(std::istream& in, std::string_view source
   std::string text;
   for (std::size_t line = 1; std::getline(in, text); ++line) {
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (sys::json_too_deep(text)) {
+      throw results_format_error(source, line,
+                                 fmt::format("nests deeper than {} levels", sys::json_depth_limit));
+    }
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(text);

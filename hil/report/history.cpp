@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hil/record/headline.hpp"
+#include "hil/sys/json_depth.hpp"
 
 namespace hil::report {
 namespace fs = std::filesystem;
@@ -53,6 +54,11 @@ void store_run(const fs::path& dir, const std::string& id, const fs::path& resul
   for (std::string line; std::getline(in, line);) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (sys::json_too_deep(line)) {
+      throw record::results_format_error(
+          results.string(), number,
+          fmt::format("nests deeper than {} levels", sys::json_depth_limit));
+    }
     const auto j = nlohmann::json::parse(line, nullptr, false);
     if (!j.is_object())
       throw record::results_format_error(results.string(), number, "not a JSON object");

@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include "hil/sys/json_depth.hpp"
+
 namespace hil::report {
 namespace {
 
@@ -573,7 +575,7 @@ nlohmann::json to_iperf3_json(const test_result& r, std::string_view version,
            {"intervals", intervals_json(r)},
            {"end", end_json(r)}};
   // --get-server-output, after "end" as in iperf3's client document.
-  if (!r.server_output_json.empty()) {
+  if (!r.server_output_json.empty() && !sys::json_too_deep(r.server_output_json)) {
     doc["server_output_json"] = json::parse(r.server_output_json, nullptr, false);
   } else if (!r.server_output_text.empty()) {
     doc["server_output_text"] = r.server_output_text;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "hil/report/iperf3_json.hpp"
+#include "hil/sys/json_depth.hpp"
 
 namespace hil::report {
 namespace {
@@ -309,7 +310,7 @@ std::string format_server_output(const measure::test_result& r) {
 }
 
 std::string format_server_output_section(const measure::test_result& r) {
-  if (!r.server_output_json.empty()) {
+  if (!r.server_output_json.empty() && !sys::json_too_deep(r.server_output_json)) {
     const auto doc = nlohmann::json::parse(r.server_output_json, nullptr, false);
     return fmt::format("\nServer JSON output:\n{}\n", doc.dump(1, '\t'));
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include "hil/sys/json_depth.hpp"
 
 namespace hil::rr_bench_tool {
 namespace {
@@ -58,8 +59,10 @@ rr_sample parse_hilperf_json(std::string_view output) {
   if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
     throw std::runtime_error("hilperf printed no JSON: " + tail_of(output));
   }
+  const auto text = output.substr(open, close - open + 1);
+  if (hil::sys::json_too_deep(text)) throw std::runtime_error("hilperf's JSON nests too deeply");
   try {
-    const auto j = nlohmann::json::parse(output.substr(open, close - open + 1));
+    const auto j = nlohmann::json::parse(text);
     const auto& lat = j.at("latency_us");
     rr_sample s;
     s.transactions_per_second = j.at("transactions_per_second").get<double>();
