@@ -35,15 +35,20 @@ using namespace std::chrono_literals;
 }  // namespace
 
 tcp::endpoint resolve_peer(const std::string& host, std::uint16_t port) {
+  // "[::1]", as an IPv6 literal is written in URLs and by iperf3's -c, is ::1.
+  const bool bracketed = host.size() > 2 && host.front() == '[' && host.back() == ']';
+  const std::string name = bracketed ? host.substr(1, host.size() - 2) : host;
   asio::io_context io;
   tcp::resolver resolver(io);
   std::error_code ec;
   const auto found =
-      resolver.resolve(host, std::to_string(port), tcp::resolver::numeric_service, ec);
+      resolver.resolve(name, std::to_string(port), tcp::resolver::numeric_service, ec);
   if (ec || found.empty()) {
-    throw std::system_error(ec, fmt::format("cannot resolve '{}': check the peer address in the "
-                                            "board profile",
-                                            host));
+    throw std::system_error(
+        ec ? ec : std::make_error_code(std::errc::address_not_available),
+        fmt::format("cannot resolve the server '{}': not an IPv4 or IPv6 address, and the name "
+                    "is unknown to this host's resolver (a typo, or no DNS here?)",
+                    host));
   }
   return found.begin()->endpoint();
 }

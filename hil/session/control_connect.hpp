@@ -25,7 +25,8 @@ struct connect_settings {
   std::chrono::milliseconds refused_retry{3'000};     // keep retrying ECONNREFUSED this long
 };
 
-// The peer's endpoint; throws std::system_error naming the profile's peer address.
+// The server's endpoint: host is a name, an IPv4 or IPv6 address, or "[v6]". Throws
+// std::system_error naming host when it does not resolve.
 asio::ip::tcp::endpoint resolve_peer(const std::string& host, std::uint16_t port);
 
 // Connects the control socket (bound as spec asks: -B, device), retrying ECONNREFUSED and

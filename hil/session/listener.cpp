@@ -9,8 +9,16 @@
 namespace hil::session {
 
 asio::ip::address listen_address(const std::string& bind_address) {
-  return bind_address.empty() ? asio::ip::address(asio::ip::address_v6::any())
-                              : asio::ip::make_address(bind_address);
+  if (bind_address.empty()) return asio::ip::address_v6::any();
+  std::error_code ec;
+  const auto a = asio::ip::make_address(bind_address, ec);
+  if (ec) {
+    throw std::system_error(
+        ec, fmt::format("cannot listen on '{}': not an IPv4 or IPv6 address of this host (give "
+                        "one numerically, e.g. 192.0.2.1 or ::1)",
+                        bind_address));
+  }
+  return a;
 }
 
 void listen_dual_stack(asio::ip::tcp::acceptor& acceptor, const std::string& bind_address,

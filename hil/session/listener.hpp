@@ -15,7 +15,8 @@ namespace hil::session {
 void listen_dual_stack(asio::ip::tcp::acceptor& acceptor, const std::string& bind_address,
                        std::uint16_t port, const std::string& hint);
 
-// The address to bind for bind_address: the IPv6 wildcard (dual-stack) when empty.
+// The address to bind for bind_address: the IPv6 wildcard (dual-stack) when empty. Throws
+// std::system_error naming bind_address when it is not a numeric address.
 [[nodiscard]] asio::ip::address listen_address(const std::string& bind_address);
 
 }  // namespace hil::session

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "hil/measure/units.hpp"
 
 namespace hilperf {
@@ -32,14 +34,20 @@ std::chrono::milliseconds millis(double seconds) {
 void check_iperf3(const raw_options& r, std::vector<std::string>& out) {
   const auto& s = r.client.spec;
   if (!r.bytes.empty() && !r.blocks.empty()) out.emplace_back("-n and -k exclude each other");
-  if (r.bytes.empty() && r.blocks.empty() && (r.time_s <= 0 || r.time_s > max_time_s)) {
+  // Written as "inside the range" so that NaN, which compares false, is outside it.
+  if (r.bytes.empty() && r.blocks.empty() && !(r.time_s >= 1 && r.time_s <= max_time_s)) {
     out.push_back(
-        fmt::format("-t {} is outside 0..{} seconds (iperf3's limit)", r.time_s, max_time_s));
+        fmt::format("-t {} is outside 1..{} seconds (iperf3's limit)", r.time_s, max_time_s));
+  } else if (r.time_s != std::floor(r.time_s)) {
+    out.push_back(
+        fmt::format("-t {}: whole seconds only (iperf3 reads -t as an integer, and the "
+                    "parameters carry seconds)",
+                    r.time_s));
   }
-  if (r.omit_s < 0 || r.omit_s > max_omit_s) {
+  if (!(r.omit_s >= 0 && r.omit_s <= max_omit_s)) {
     out.push_back(fmt::format("-O {} is outside 0..{} seconds", r.omit_s, max_omit_s));
   }
-  if (r.interval_s != 0 && (r.interval_s < 0.1 || r.interval_s > 60)) {
+  if (!(r.interval_s == 0 || (r.interval_s >= 0.1 && r.interval_s <= 60))) {
     out.push_back(
         fmt::format("-i {} is outside 0.1..60 seconds (0 turns the reports off)", r.interval_s));
   }
@@ -68,7 +76,7 @@ void check_workload(const raw_options& r, std::vector<std::string>& out) {
   const bool stream_flags = !r.bitrate.empty() || !r.length.empty() || !r.bytes.empty() ||
                             !r.blocks.empty() || !r.window.empty();
   if (stream_flags) out.push_back(fmt::format("-b, -l, -n, -k and -w {}", applies));
-  if (r.time_s <= 0 || r.time_s > max_time_s) {
+  if (!(r.time_s > 0 && r.time_s <= max_time_s)) {
     out.push_back(fmt::format("-t {} is outside 0..{} seconds", r.time_s, max_time_s));
   }
 }
@@ -79,7 +87,8 @@ void declare(CLI::App& app, raw_options& raw) {
   auto& o = raw.client;
   auto& spec = o.spec;
   app.add_option("-c,--client", o.host, "server to connect to")->required();
-  app.add_option("-p,--port", raw.port, "server port (default 5201; 5001 with --protocol iperf2)");
+  app.add_option("-p,--port", raw.port, "server port (default 5201; 5001 with --protocol iperf2)")
+      ->check(CLI::Range(1, 65535));
   app.add_option("--protocol", raw.protocol,
                  "the server's protocol: iperf3 (iperf3 -s, hilperf-peer) or iperf2 (iperf -s, "
                  "iperf -s -u)")

@@ -47,6 +47,30 @@ TEST(HilperfOptions, EveryProblemOfTheCombinationIsListed) {
                              HasSubstr("--dont-fragment needs -u")));
 }
 
+TEST(HilperfOptions, TimesAreWholeSecondsInRangeAndNeverNan) {
+  EXPECT_THAT(problems(parsed({"-c", "pc", "-t", "0.5"})),
+              ElementsAre(HasSubstr("-t 0.5 is outside 1..86400 seconds")));
+  EXPECT_THAT(problems(parsed({"-c", "pc", "-t", "2.5"})),
+              ElementsAre(HasSubstr("-t 2.5: whole seconds only")));
+  EXPECT_THAT(problems(parsed({"-c", "pc", "-t", "nan"})),
+              ElementsAre(HasSubstr("-t nan is outside")));
+  EXPECT_THAT(problems(parsed({"-c", "pc", "-n", "1M", "-t", "nan"})),
+              ElementsAre(HasSubstr("-t nan")));
+  EXPECT_THAT(problems(parsed({"-c", "pc", "-i", "-1"})),
+              ElementsAre(HasSubstr("-i -1 is outside")));
+  EXPECT_THAT(problems(parsed({"-c", "pc", "-i", "nan"})),
+              ElementsAre(HasSubstr("-i nan is outside")));
+  EXPECT_THAT(problems(parsed({"-c", "pc", "-O", "nan"})),
+              ElementsAre(HasSubstr("-O nan is outside")));
+  EXPECT_TRUE(problems(parsed({"-c", "pc", "-t", "3", "-i", "0"})).empty());
+}
+
+TEST(HilperfOptions, APortOutsideOneTo65535IsRefusedAtParseTime) {
+  EXPECT_THROW(parsed({"-c", "pc", "-p", "0"}), CLI::ValidationError);
+  EXPECT_THROW(parsed({"-c", "pc", "-p", "70000"}), CLI::ParseError);
+  EXPECT_EQ(to_request(parsed({"-c", "[::1]", "-p", "65535"})).client.port, 65535);
+}
+
 TEST(HilperfOptions, UdpDatagramsMustFitUdp) {
   EXPECT_THAT(problems(parsed({"-c", "pc", "-u", "-l", "65508"})),
               ElementsAre(HasSubstr("outside 16..65507 bytes for a UDP datagram")));
