@@ -137,11 +137,16 @@ struct iperf2_server_impl {
       auto [ec, sock] = co_await acceptor.async_accept(as_tuple);
       if (ec == asio::error::operation_aborted) co_return;
       if (ec) {
-        // Out of descriptors or similar: pause instead of spinning.
+        // Out of descriptors or similar: pause instead of spinning, and say so once.
+        if (!out_of_descriptors) {
+          log(fmt::format("cannot accept connections: {}; retrying every 100 ms", ec.message()));
+          out_of_descriptors = true;
+        }
         asio::steady_timer pause(io, 100ms);
         co_await pause.async_wait(use_awaitable);
         continue;
       }
+      out_of_descriptors = false;
       asio::co_spawn(io, tcp_stream(std::move(sock)), asio::detached);
     }
   }
@@ -492,6 +497,7 @@ struct iperf2_server_impl {
   asio::steady_timer sweep_timer;
   std::map<udp::endpoint, udp_client> clients;
   int served = 0;
+  bool out_of_descriptors = false;  // the last accept failed for want of them (logged once)
 };
 
 }  // namespace detail

@@ -99,6 +99,9 @@ class test_session {
   bool finishing_ = false;  // DISPLAY_RESULTS sent: only the goodbye is left
 };
 
+// How long the accept loop waits after running out of descriptors before it tries again.
+constexpr std::chrono::milliseconds accept_pause{100};
+
 namespace detail {
 struct server_impl {
   explicit server_impl(server_options opts) : o(std::move(opts)), acceptor(io), idle_timer(io) {
@@ -117,7 +120,11 @@ struct server_impl {
     for (;;) {
       auto [ec, sock] = co_await acceptor.async_accept(asio::experimental::as_tuple(use_awaitable));
       if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
-      if (ec) continue;
+      if (ec) {
+        co_await back_off_accepting(ec);
+        continue;
+      }
+      out_of_descriptors = false;
       // A client that starts its next test right after the last one can beat the end of our
       // session (IPERF_DONE read, sockets closed): wait for that instead of answering busy.
       for (int i = 0; i < 200 && current && current->finishing(); ++i) {
@@ -137,6 +144,24 @@ struct server_impl {
         start_session(std::move(sock));
       }
     }
+  }
+
+  // A failed accept: out of descriptors (or memory) the pending connection stays queued and the
+  // next accept fails at once, so wait a little instead of spinning, and say so once per episode.
+  awaitable<void> back_off_accepting(const std::error_code& ec) {
+    const bool exhausted = ec == asio::error::no_descriptors ||
+                           ec == asio::error::no_buffer_space || ec == asio::error::no_memory ||
+                           ec.value() == ENFILE;
+    if (!exhausted) co_return;  // a connection reset before we took it: nothing to wait for
+    if (!out_of_descriptors) {
+      log(
+          fmt::format("cannot accept connections: {}; retrying every {} ms (raise the limit with "
+                      "ulimit -n, or close what holds them)",
+                      ec.message(), accept_pause.count()));
+      out_of_descriptors = true;
+    }
+    asio::steady_timer pause(io, accept_pause);
+    co_await pause.async_wait(asio::experimental::as_tuple(use_awaitable));
   }
 
   void start_session(tcp::socket sock) {
@@ -185,6 +210,7 @@ struct server_impl {
   asio::steady_timer idle_timer;
   std::shared_ptr<test_session> current;  // the test in progress, if any
   int completed = 0;
+  bool out_of_descriptors = false;  // the last accept failed for want of them (logged once)
   bool stopping = false;
   std::chrono::steady_clock::time_point last_activity = std::chrono::steady_clock::now();
 };

@@ -83,7 +83,14 @@ measure::cpu_usage rr_responder::cpu() const { return cpu_ ? cpu_->usage() : mea
 void rr_responder::accept_loop(const std::stop_token& st) {
   while (!st.stop_requested()) {
     sys::unique_fd fd(::accept4(listener_.get(), nullptr, nullptr, SOCK_CLOEXEC));
-    if (!fd) continue;  // the timeout (EAGAIN), or a connection reset before accept
+    if (!fd) {
+      // The timeout (EAGAIN) or a connection reset before accept: try again. Out of descriptors
+      // or memory the next accept would fail at once: wait instead of spinning.
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      continue;
+    }
     serve(std::move(fd));
   }
 }
