@@ -21,13 +21,16 @@
 #include "hil/report/iperf3_text.hpp"
 #include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_server.hpp"
+#include "hil/sys/printable.hpp"
 #include "hil/sys/text_file.hpp"
 
 namespace {
 
 void log_line(const std::string& line) {
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::cout << fmt::format("{:%Y-%m-%dT%H:%M:%S} hilperf-peer: {}", fmt::localtime(now), line)
+  // Lines quote what clients sent: one line each, whatever they sent (sys/printable.hpp).
+  std::cout << fmt::format("{:%Y-%m-%dT%H:%M:%S} hilperf-peer: {}", fmt::localtime(now),
+                           hil::sys::printable(line))
             << std::endl;
 }
 

@@ -17,6 +17,7 @@
 #include "hil/report/iperf3_text.hpp"
 #include "hil/session/iperf2_client.hpp"
 #include "hil/session/iperf3_client.hpp"
+#include "hil/sys/printable.hpp"
 #include "options.hpp"
 #include "workload_mode.hpp"
 
@@ -48,7 +49,8 @@ int run_iperf3(hil::session::client_options o, bool json, bool iperf2) {
     r = iperf2 ? hil::session::run_iperf2_client(o) : hil::session::run_client(o);
   } catch (const std::exception& e) {
     if (!json) {
-      std::cerr << "hilperf: error - " << e.what() << '\n';
+      // The text may quote a server's words: printed on one line, controls escaped.
+      std::cerr << "hilperf: error - " << hil::sys::printable(e.what()) << '\n';
       return 1;
     }
     r.spec = o.spec;
