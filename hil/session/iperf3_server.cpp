@@ -72,16 +72,19 @@ class test_session {
 
  private:
   awaitable<void> create_streams(const measure::test_spec& spec, traffic::test_run& run);
-  awaitable<sys::unique_fd> accept_tcp_stream(const measure::test_spec& spec);
-  awaitable<sys::unique_fd> accept_udp_stream(const measure::test_spec& spec,
-                                              udp::socket& listener);
+  // Each within the one deadline of stream creation, which nothing restarts.
+  awaitable<sys::unique_fd> accept_tcp_stream(clock::time_point deadline);
+  awaitable<sys::unique_fd> accept_udp_stream(const measure::test_spec& spec, udp::socket& listener,
+                                              clock::time_point deadline);
   awaitable<void> run_test(traffic::test_run& run);
   // A hilperf extension request (TCP_RR, TCP_CRR, UDP_RR) instead of an iperf3 test.
   awaitable<void> run_extension(const iperf3::extension_request& request);
-  // Waits for TEST_END until guard, calling tick at next and every step after it; throws for a
-  // terminating client, a stopping server or the guard passing.
+  // Waits for TEST_END until guard, calling tick at next and every step after it, and watch at
+  // every wake (it throws to end the test); throws for a terminating client, a stopping server
+  // or the guard passing.
   awaitable<void> await_test_end(clock::time_point guard, clock::time_point next,
-                                 std::chrono::milliseconds step, const std::function<void()>& tick);
+                                 std::chrono::milliseconds step, const std::function<void()>& tick,
+                                 const std::function<void()>& watch);
   [[nodiscard]] udp::socket udp_listener();
   // After the results: waits briefly for IPERF_DONE (EOF is as good), closes, counts the test.
   awaitable<void> say_goodbye();
@@ -343,14 +346,17 @@ awaitable<void> test_session::create_streams(const measure::test_spec& spec,
   co_await ctl_.write_state(iperf3::state::create_streams);
   const auto per_direction = static_cast<std::size_t>(spec.parallel);
   const std::size_t total = per_direction * (spec.bidirectional ? 2 : 1);
+  // One deadline for all of them: a client that keeps connecting with wrong cookies (or another
+  // client's retries) cannot hold the server past it.
+  const auto deadline = clock::now() + srv_.o.control_timeout;
   for (std::size_t i = 0; i < total; ++i) {
     // The client connects its senders first: our first `parallel` streams receive in bidir.
     const bool we_send = spec.bidirectional ? i >= per_direction : spec.reverse;
     sys::unique_fd fd;  // (GCC 12 miscompiles co_await inside ?:, hence the if)
     if (listener) {
-      fd = co_await accept_udp_stream(spec, *listener);
+      fd = co_await accept_udp_stream(spec, *listener, deadline);
     } else {
-      fd = co_await accept_tcp_stream(spec);
+      fd = co_await accept_tcp_stream(deadline);
     }
     const int family = srv_.acceptor.local_endpoint().protocol().family();
     traffic::apply_data_options(fd.get(), family, spec);
@@ -362,16 +368,21 @@ awaitable<void> test_session::create_streams(const measure::test_spec& spec,
   accepting_ = false;
 }
 
-awaitable<sys::unique_fd> test_session::accept_tcp_stream(const measure::test_spec& spec) {
-  (void)spec;
+// What is left of deadline, for with_timeout (at least 1 ms: an expired deadline times out).
+std::chrono::milliseconds left_until(clock::time_point deadline) {
+  return std::max(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()),
+                  std::chrono::milliseconds(1));
+}
+
+awaitable<sys::unique_fd> test_session::accept_tcp_stream(clock::time_point deadline) {
   for (;;) {
     const auto delivered =
-        co_await with_timeout(streams_.async_receive(use_awaitable), srv_.o.control_timeout,
+        co_await with_timeout(streams_.async_receive(use_awaitable), left_until(deadline),
                               "the client did not connect its data streams");
     tcp::socket& sock = *delivered;
     std::string cookie(iperf3::cookie_size, '\0');
     co_await with_timeout(asio::async_read(sock, asio::buffer(cookie), use_awaitable),
-                          srv_.o.control_timeout, "a data stream sent no cookie");
+                          left_until(deadline), "a data stream sent no cookie");
     if (cookie == cookie_) co_return sys::unique_fd(sock.release());
     const std::array<std::uint8_t, 1> denied{
         static_cast<std::uint8_t>(iperf3::state::access_denied)};
@@ -381,11 +392,21 @@ awaitable<sys::unique_fd> test_session::accept_tcp_stream(const measure::test_sp
 }
 
 awaitable<sys::unique_fd> test_session::accept_udp_stream(const measure::test_spec& spec,
-                                                          udp::socket& listener) {
+                                                          udp::socket& listener,
+                                                          clock::time_point deadline) {
   std::array<std::uint8_t, 64> hello{};
   udp::endpoint from;
-  co_await with_timeout(listener.async_receive_from(asio::buffer(hello), from, use_awaitable),
-                        srv_.o.control_timeout, "the client sent no UDP stream hello");
+  // Only the control connection's own host may open a stream: a hello from anywhere else (a
+  // spoofed or foreign source) would aim the test's stream at an address that never asked.
+  asio::error_code gone;
+  const auto client = unmapped(ctl_.socket().remote_endpoint(gone).address());
+  for (;;) {
+    co_await with_timeout(listener.async_receive_from(asio::buffer(hello), from, use_awaitable),
+                          left_until(deadline), "the client sent no UDP stream hello");
+    if (!gone && unmapped(from.address()) == client) break;
+    srv_.log(fmt::format("ignored a UDP stream hello from {}: the test's client is {}",
+                         unmapped(from.address()).to_string(), client.to_string()));
+  }
   // The socket that heard the hello becomes the stream; a fresh listener takes the next hello.
   listener.connect(from);
   udp::socket stream = std::exchange(listener, udp_listener());
@@ -409,7 +430,29 @@ awaitable<void> test_session::run_test(traffic::test_run& run) {
       timed ? t0 + spec.duration + spec.omit + srv_.o.guard_slack : clock::time_point::max();
   const auto step = spec.interval;
   const auto first = step.count() > 0 ? t0 + step : clock::time_point::max();
-  co_await await_test_end(guard, first, step, [&] { run.sample_interval(clock::now()); });
+  // An untimed test (-n, -k) has no guard of its own: it ends when nothing has moved on any of
+  // its streams for rcv_timeout (iperf3's --rcv-timeout), so a client that never sends cannot
+  // hold the server.
+  std::uint64_t moved = 0;
+  auto last_move = t0;
+  const auto watch = [&] {
+    if (timed) return;
+    std::uint64_t now_moved = 0;
+    for (const auto& f : run.flows()) now_moved += f->sample().bytes;
+    const auto now = clock::now();
+    if (now_moved != moved) {
+      moved = now_moved;
+      last_move = now;
+    } else if (now - last_move >= srv_.o.rcv_timeout) {
+      throw std::system_error(
+          std::make_error_code(std::errc::timed_out),
+          fmt::format("no data for {} s in an untimed test (-n/-k): the client stopped sending "
+                      "(--rcv-timeout)",
+                      std::chrono::duration<double>(srv_.o.rcv_timeout).count()));
+    }
+  };
+  co_await await_test_end(
+      guard, first, step, [&] { run.sample_interval(clock::now()); }, watch);
   run.finish();
   run.close();  // like iperf3: data sockets close on TEST_END, before the results
 }
@@ -437,7 +480,7 @@ awaitable<void> test_session::run_extension(const iperf3::extension_request& req
                        responder.tcp_port()));
   co_await await_test_end(
       clock::now() + request.spec.duration + traffic::load_warmup + srv_.o.guard_slack,
-      clock::time_point::max(), std::chrono::milliseconds(0), [] {});
+      clock::time_point::max(), std::chrono::milliseconds(0), [] {}, [] {});
   responder.stop();
   const auto cpu = responder.cpu();
   co_await ctl_.write_state(iperf3::state::exchange_results);
@@ -451,7 +494,8 @@ awaitable<void> test_session::run_extension(const iperf3::extension_request& req
 
 awaitable<void> test_session::await_test_end(clock::time_point guard, clock::time_point next,
                                              std::chrono::milliseconds step,
-                                             const std::function<void()>& tick) {
+                                             const std::function<void()>& tick,
+                                             const std::function<void()>& watch) {
   for (;;) {
     const auto now = clock::now();
     if (now >= guard) {
@@ -478,6 +522,7 @@ awaitable<void> test_session::await_test_end(clock::time_point guard, clock::tim
       tick();
       next += step;
     }
+    watch();
   }
 }
 

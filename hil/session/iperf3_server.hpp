@@ -46,6 +46,8 @@ struct server_options {
   std::chrono::milliseconds control_timeout{30'000};  // any control read inside a test
   std::optional<server_auth> auth;       // unset: any client may test, as a stock iperf3 -s
   std::chrono::seconds guard_slack{40};  // a test may run time + omit + slack before it is cut off
+  // An untimed test (-n, -k) ends when no data moved for this long (iperf3's --rcv-timeout).
+  std::chrono::milliseconds rcv_timeout{120'000};
   std::function<void(const std::string&)> log;  // one line per test and per rejected connection
   std::function<void(const measure::test_result&)> on_result;  // each finished test
   // The server's own output of a test, sent back to a client that asked --get-server-output;

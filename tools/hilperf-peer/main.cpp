@@ -54,6 +54,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--idle-timeout", idle_timeout, "exit when no client comes for this many seconds")
       ->check(CLI::NonNegativeNumber);
+  int rcv_timeout_ms = 120'000;
+  app.add_option("--rcv-timeout", rcv_timeout_ms,
+                 "ms without data after which an untimed test (-n/-k) ends (as iperf3's)")
+      ->check(CLI::Range(100, 86'400'000))
+      ->capture_default_str();
   std::string private_key_path, users_path;
   int skew_threshold = 10;
   auto* key = app.add_option("--rsa-private-key-path", private_key_path,
@@ -94,6 +99,7 @@ int main(int argc, char** argv) {
     }
   }
   o.idle_timeout = std::chrono::seconds(idle_timeout);
+  o.rcv_timeout = std::chrono::milliseconds(rcv_timeout_ms);
   o.log = log_line;
   o.server_output = hil::report::format_server_output;  // for clients with --get-server-output
 

@@ -1,0 +1,157 @@
+// The iperf3 server's bounds against a client that speaks the protocol but misbehaves: a raw
+// client here (the codec's framing, plain sockets) against the server running in this process on
+// the DUT's own addresses, with short timeouts so each probe ends in seconds.
+//   - wrong-cookie connections during stream creation cannot restart its deadline
+//   - a UDP stream hello from an address that is not the control connection's is ignored
+//   - an untimed test (-n) whose client never sends ends after the receive timeout
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <asio.hpp>
+
+#include <future>
+#include <mutex>
+#include <string>
+
+#include "hil/iperf3/params.hpp"
+#include "hil/iperf3/wire.hpp"
+#include "hil/session/iperf3_server.hpp"
+#include "hil/tests/eventually.hpp"
+#include "hil/tests/netns/test_bench.hpp"
+
+namespace {
+
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+using asio::ip::tcp;
+using asio::ip::udp;
+using clock_type = std::chrono::steady_clock;
+
+const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
+std::string without_prefix(const std::string& cidr) { return cidr.substr(0, cidr.find('/')); }
+
+// The server in this process, its log kept.
+struct our_server {
+  our_server() {
+    hil::session::server_options o;
+    o.port = 0;
+    o.control_timeout = 2s;
+    o.rcv_timeout = 1s;
+    o.log = [this](const std::string& line) {
+      const std::lock_guard lock(mutex);
+      lines += line + "\n";
+    };
+    server = std::make_unique<hil::session::server>(o);
+    serving = std::async(std::launch::async, [this] { return server->run(); });
+  }
+  ~our_server() {
+    server->stop();
+    serving.wait();
+  }
+  std::string log() {
+    const std::lock_guard lock(mutex);
+    return lines;
+  }
+  [[nodiscard]] tcp::endpoint at() const {
+    return {asio::ip::make_address(without_prefix(bench().dut_ipv4)), server->port()};
+  }
+  std::mutex mutex;
+  std::string lines;
+  std::unique_ptr<hil::session::server> server;
+  std::future<int> serving;
+};
+
+// A raw iperf3 client up to CREATE_STREAMS: cookie, parameters, the server's state.
+struct raw_client {
+  raw_client(const tcp::endpoint& to, const hil::measure::test_spec& spec)
+      : cookie(hil::iperf3::make_cookie(7)), control(io) {
+    control.connect(to);
+    asio::write(control, asio::buffer(cookie));
+    EXPECT_EQ(read_state(), hil::iperf3::state::param_exchange);
+    asio::write(control, asio::buffer(hil::iperf3::encode_frame(hil::iperf3::encode_params(spec))));
+    EXPECT_EQ(read_state(), hil::iperf3::state::create_streams);
+  }
+  hil::iperf3::state read_state() {
+    std::array<std::int8_t, 1> b{};
+    asio::read(control, asio::buffer(b));
+    return static_cast<hil::iperf3::state>(b[0]);
+  }
+  // Seconds until the server ends the control connection (its error state and close), at most
+  // `bound`; keeps calling meanwhile every 300 ms.
+  double seconds_until_closed(std::chrono::seconds bound, const std::function<void()>& meanwhile) {
+    control.non_blocking(true);
+    const auto t0 = clock_type::now();
+    std::array<std::uint8_t, 64> sink{};
+    while (clock_type::now() - t0 < bound) {
+      asio::error_code ec;
+      (void)control.read_some(asio::buffer(sink), ec);
+      if (ec && ec != asio::error::would_block) break;  // EOF or reset: the server let go
+      meanwhile();
+      std::this_thread::sleep_for(300ms);
+    }
+    return std::chrono::duration<double>(clock_type::now() - t0).count();
+  }
+  asio::io_context io;
+  std::string cookie;
+  tcp::socket control;
+};
+
+TEST(ServerDeadlines, WrongCookieConnectionsCannotRestartStreamCreation) {
+  our_server ours;
+  hil::measure::test_spec spec;
+  spec.duration = 2s;
+  raw_client client(ours.at(), spec);
+  // Every 300 ms a data connection with another test's cookie: each used to restart the wait.
+  std::vector<std::unique_ptr<tcp::socket>> intruders;
+  const std::string wrong = hil::iperf3::make_cookie(8);
+  const double took = client.seconds_until_closed(10s, [&] {
+    auto s = std::make_unique<tcp::socket>(client.io);
+    asio::error_code ec;
+    s->connect(ours.at(), ec);
+    if (!ec) asio::write(*s, asio::buffer(wrong), ec);
+    intruders.push_back(std::move(s));
+  });
+  EXPECT_LT(took, 4.0) << "stream creation outlived its 2 s deadline\n" << ours.log();
+  EXPECT_THAT(ours.log(), HasSubstr("did not connect its data streams")) << ours.log();
+}
+
+TEST(ServerDeadlines, AUdpHelloFromAnotherAddressIsIgnored) {
+  our_server ours;
+  hil::measure::test_spec spec;
+  spec.proto = hil::measure::protocol::udp;
+  spec.duration = 2s;
+  raw_client client(ours.at(), spec);
+  // The hello from the DUT's IPv6 address while the control connection came over IPv4.
+  udp::socket other(client.io, udp::v6());
+  other.bind({asio::ip::make_address(without_prefix(bench().dut_ipv6)), 0});
+  other.non_blocking(true);
+  const udp::endpoint to(asio::ip::make_address(without_prefix(bench().dut_ipv6)),
+                         ours.server->port());
+  other.send_to(asio::buffer(hil::iperf3::udp_connect_msg), to);
+  ASSERT_TRUE(hil::test::eventually(
+      [&] { return ours.log().find("ignored a UDP stream hello from") != std::string::npos; }, 3s))
+      << ours.log();
+  std::array<std::uint8_t, 16> reply{};
+  udp::endpoint from;
+  asio::error_code ec;
+  (void)other.receive_from(asio::buffer(reply), from, 0, ec);
+  EXPECT_EQ(ec, asio::error::would_block) << "the server answered an address that did not ask";
+  EXPECT_THAT(ours.log(), HasSubstr("the test's client is " + without_prefix(bench().dut_ipv4)));
+}
+
+TEST(ServerDeadlines, AnUntimedTestWhoseClientNeverSendsEndsAfterTheReceiveTimeout) {
+  our_server ours;
+  hil::measure::test_spec spec;
+  spec.bytes = 100 << 20;  // -n 100M, and then nothing is sent
+  raw_client client(ours.at(), spec);
+  tcp::socket stream(client.io);
+  stream.connect(ours.at());
+  asio::write(stream, asio::buffer(client.cookie));
+  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_start);
+  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_running);
+  const double took = client.seconds_until_closed(10s, [] {});
+  EXPECT_LT(took, 3.0) << "the untimed test held the server\n" << ours.log();
+  EXPECT_THAT(ours.log(), HasSubstr("no data for 1 s in an untimed test")) << ours.log();
+}
+
+}  // namespace
