@@ -1,6 +1,5 @@
 #include "hil/session/iperf2_client.hpp"
 
-#include <fcntl.h>
 #include <linux/sockios.h>
 #include <poll.h>
 #include <sys/ioctl.h>
@@ -291,7 +290,7 @@ class iperf2_session {
     } else if (way_ == iperf2::direction::reverse) {
       ask_for_reverse(fd.get(), *format_, spec_.effective_block_len(), where_, o_.port);
     }
-    ends_.push_back(dup(fd.get()));  // for the test's end
+    ends_.push_back(sys::duplicate(fd.get()));  // for the test's end
     return fd;
   }
 
@@ -302,7 +301,7 @@ class iperf2_session {
     const int family = to_.protocol().family();
     std::vector<sys::unique_fd> receiving;
     for (std::size_t i = 0; i < n; ++i) {
-      receiving.push_back(way_ == iperf2::direction::full_duplex ? dup(sockets[i].get())
+      receiving.push_back(way_ == iperf2::direction::full_duplex ? sys::duplicate(sockets[i].get())
                                                                  : std::move(sockets[i]));
     }
     if (sends()) {
@@ -327,12 +326,6 @@ class iperf2_session {
     auto config = flow_config_for(spec_, id, role, payload_seed_);
     if (udp) config.datagrams = format_;
     run_.add_flow(std::make_unique<traffic::flow>(std::move(fd), family, config));
-  }
-
-  [[nodiscard]] static sys::unique_fd dup(int fd) {
-    sys::unique_fd copy(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
-    if (!copy) sys::throw_last_errno("dup");
-    return copy;
   }
 
   // True once every receiving flow saw its stream's end (TCP: the server's close; UDP: its FIN).

@@ -1,6 +1,5 @@
 #include "hil/session/iperf2_turnaround.hpp"
 
-#include <fcntl.h>
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -12,7 +11,6 @@
 #include <fmt/format.h>
 
 #include "hil/session/iperf2_datagrams.hpp"
-#include "hil/sys/error.hpp"
 
 namespace hil::session {
 namespace {
@@ -47,16 +45,10 @@ measure::test_spec spec_for(const iperf2_turnaround_setup& s) {
   return spec;
 }
 
-sys::unique_fd dup(int fd) {
-  sys::unique_fd copy(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
-  if (!copy) sys::throw_last_errno("dup");
-  return copy;
-}
-
 }  // namespace
 
 iperf2_turnaround::iperf2_turnaround(iperf2_turnaround_setup setup)
-    : s_(std::move(setup)), watch_(dup(s_.socket.get())), run_(spec_for(s_)) {
+    : s_(std::move(setup)), watch_(sys::duplicate(s_.socket.get())), run_(spec_for(s_)) {
   const auto& spec = run_.spec();
   const auto format = std::make_shared<const iperf2_datagrams>(std::nullopt);
   traffic::flow_config send;
@@ -74,7 +66,8 @@ iperf2_turnaround::iperf2_turnaround(iperf2_turnaround_setup setup)
     receive.role = traffic::flow_role::receive;
     receive.bitrate_bps = 0;
     receive.byte_limit = 0;
-    run_.add_flow(std::make_unique<traffic::flow>(dup(s_.socket.get()), s_.family, send));
+    run_.add_flow(
+        std::make_unique<traffic::flow>(sys::duplicate(s_.socket.get()), s_.family, send));
     run_.add_flow(std::make_unique<traffic::flow>(std::move(s_.socket), s_.family, receive));
   } else {
     run_.add_flow(std::make_unique<traffic::flow>(std::move(s_.socket), s_.family, send));

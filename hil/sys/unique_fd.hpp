@@ -1,8 +1,11 @@
 // unique_fd: move-only owner of one file descriptor, closed on destruction.
 #pragma once
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <system_error>
 #include <utility>
 
 namespace hil::sys {
@@ -33,5 +36,12 @@ class unique_fd {
  private:
   int fd_;  // the owned descriptor, -1 when none
 };
+
+// A second descriptor of the same open file (close-on-exec), owned; throws std::system_error.
+inline unique_fd duplicate(int fd) {
+  unique_fd copy(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
+  if (!copy) throw std::system_error(errno, std::generic_category(), "dup");
+  return copy;
+}
 
 }  // namespace hil::sys
