@@ -354,21 +354,10 @@ std::string without_non_finite(std::string_view text) {
   static constexpr std::array<std::string_view, 4> k_tokens{"-nan", "nan", "-inf", "inf"};
   std::string out;
   out.reserve(text.size());
-  bool in_string = false;
-  bool escaped = false;
+  sys::json_string_scan strings;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else {
+    if (!strings.in_string(c)) {
       bool replaced = false;
       for (const auto token : k_tokens) {
         if (text.substr(i).starts_with(token)) {
@@ -389,6 +378,9 @@ std::string without_non_finite(std::string_view text) {
 json first_object(std::string_view text) {
   const auto open = text.find('{');
   if (open == std::string_view::npos) malformed("no JSON object in the input");
+  if (sys::json_too_deep(text.substr(open))) {
+    malformed(fmt::format("the JSON nests deeper than {} levels", sys::json_depth_limit));
+  }
   std::istringstream in(without_non_finite(text.substr(open)));
   json doc;
   try {

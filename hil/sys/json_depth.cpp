@@ -5,23 +5,10 @@ namespace hil::sys {
 std::size_t json_nesting_depth(std::string_view text, std::size_t limit) noexcept {
   std::size_t depth = 0;
   std::size_t deepest = 0;
-  bool in_string = false;
-  bool escaped = false;
+  json_string_scan strings;
   for (const char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
+    if (strings.in_string(c)) continue;
     switch (c) {
-      case '"':
-        in_string = true;
-        break;
       case '[':
       case '{':
         if (++depth > deepest) {

@@ -10,6 +10,31 @@
 
 namespace hil::sys {
 
+// Where a left-to-right scan of JSON text stands: inside a string literal or not (escapes
+// honoured). For scans that must skip what strings contain (brackets, "nan").
+class json_string_scan {
+ public:
+  // Takes the next character; true when it belongs to a string literal, its quotes included.
+  bool in_string(char c) noexcept {
+    if (inside_) {
+      if (escaped_) {
+        escaped_ = false;
+      } else if (c == '\\') {
+        escaped_ = true;
+      } else if (c == '"') {
+        inside_ = false;
+      }
+      return true;
+    }
+    inside_ = c == '"';
+    return inside_;
+  }
+
+ private:
+  bool inside_ = false;
+  bool escaped_ = false;  // the previous character inside the string was a backslash
+};
+
 // Deeper than any document a peer or a tool of ours writes (iperf3's -J output nests 6 levels),
 // far below where a recursion could exhaust a thread's stack; cJSON (iperf3) allows 1,000.
 inline constexpr std::size_t json_depth_limit = 128;

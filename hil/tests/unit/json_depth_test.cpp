@@ -12,6 +12,7 @@
 #include "hil/iperf3/exchange.hpp"
 #include "hil/iperf3/params.hpp"
 #include "hil/record/record_file.hpp"
+#include "hil/report/iperf3_json.hpp"
 #include "hil/sys/json_depth.hpp"
 
 namespace {
@@ -66,6 +67,12 @@ TEST(JsonDepth, AWrongTypeIsNamedWithoutPrintingTheValue) {
   const auto e = error_of([&] { (void)hil::iperf3::decode_client_params(message); });
   EXPECT_THAT(e, HasSubstr("\"time\""));
   EXPECT_THAT(e, HasSubstr("array of 1 elements"));
+}
+
+TEST(JsonDepth, DeeplyNestedJOutputOfAStockToolIsRefusedNamingTheLimit) {
+  const std::string output = "iperf3 said:\n{\"start\":" + nested(200'000) + "}\n";
+  EXPECT_THAT(error_of([&] { (void)hil::report::parse_iperf3_json(output); }),
+              HasSubstr("nests deeper than 128 levels"));
 }
 
 TEST(JsonDepth, ADeeplyNestedResultsFileLineIsAFormatErrorWithItsLine) {
