@@ -14,25 +14,31 @@ using namespace std::chrono_literals;
 
 // The procedure's "Common Issues" for a control connection that cannot be made.
 [[noreturn]] void explain_connect_failure(const std::error_code& ec, const connect_settings& c) {
-  const std::string where = fmt::format("{}:{}", c.host, c.port);
-  std::string why;
-  if (ec == asio::error::connection_refused) {
-    why =
-        fmt::format("nothing listens on {} — is `iperf3 -s -p {}` (or hilperf-peer) running there?",
-                    where, c.port);
-  } else if (ec == std::errc::timed_out || ec == asio::error::timed_out) {
-    why = fmt::format("no answer from {} within {} s — same subnet? a firewall blocking port {}?",
-                      where, c.connect_timeout.count() / 1000.0, c.port);
-  } else if (ec == asio::error::network_unreachable || ec == asio::error::host_unreachable) {
-    why = fmt::format("no route to {} — check the DUT's address and subnet (ip addr, ip route)",
-                      c.host);
-  } else {
-    why = fmt::format("cannot connect to {}: {}", where, ec.message());
-  }
-  throw std::system_error(ec, why);
+  throw std::system_error(
+      ec, connect_failure_text(
+              ec, c.host, c.port, c.connect_timeout,
+              fmt::format("is `iperf3 -s -p {}` (or hilperf-peer) running there?", c.port)));
 }
 
 }  // namespace
+
+std::string connect_failure_text(const std::error_code& ec, const std::string& host,
+                                 std::uint16_t port, std::chrono::milliseconds timeout,
+                                 const std::string& what_listens) {
+  const std::string where = fmt::format("{}:{}", host, port);
+  if (ec == asio::error::connection_refused) {
+    return fmt::format("nothing listens on {} — {}", where, what_listens);
+  }
+  if (ec == std::errc::timed_out || ec == asio::error::timed_out) {
+    return fmt::format("no answer from {} within {} s — same subnet? a firewall blocking port {}?",
+                       where, timeout.count() / 1000.0, port);
+  }
+  if (ec == asio::error::network_unreachable || ec == asio::error::host_unreachable) {
+    return fmt::format("no route to {} — check the DUT's address and subnet (ip addr, ip route)",
+                       host);
+  }
+  return fmt::format("cannot connect to {}: {}", where, ec.message());
+}
 
 tcp::endpoint resolve_peer(const std::string& host, std::uint16_t port) {
   // "[::1]", as an IPv6 literal is written in URLs and by iperf3's -c, is ::1.

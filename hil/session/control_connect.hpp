@@ -25,6 +25,14 @@ struct connect_settings {
   std::chrono::milliseconds refused_retry{3'000};     // keep retrying ECONNREFUSED this long
 };
 
+// The procedure's "Common Issues" for a connection to host:port that could not be made, as one
+// sentence: refused ("nothing listens on … — " + what_listens, which says what to start), no
+// answer within timeout, no route, or the error itself.
+[[nodiscard]] std::string connect_failure_text(const std::error_code& ec, const std::string& host,
+                                               std::uint16_t port,
+                                               std::chrono::milliseconds timeout,
+                                               const std::string& what_listens);
+
 // The server's endpoint: host is a name, an IPv4 or IPv6 address, or "[v6]". Throws
 // std::system_error naming host when it does not resolve.
 asio::ip::tcp::endpoint resolve_peer(const std::string& host, std::uint16_t port);

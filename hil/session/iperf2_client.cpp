@@ -102,20 +102,17 @@ sys::unique_fd connect_stream(const asio::ip::tcp::endpoint& to, const measure::
   if (::connect(fd.get(), to.data(), static_cast<socklen_t>(to.size())) != 0) {
     if (errno != EINPROGRESS) sys::throw_last_errno("connect");
     pollfd p{fd.get(), POLLOUT, 0};
-    if (::poll(&p, 1, static_cast<int>(timeout.count())) <= 0) {
-      fail(std::errc::timed_out,
-           fmt::format("no answer from {}:{} within {} s", to.address().to_string(), to.port(),
-                       timeout.count() / 1000.0));
+    int err = ETIMEDOUT;
+    if (::poll(&p, 1, static_cast<int>(timeout.count())) > 0) {
+      socklen_t len = sizeof(err);
+      ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &len);
     }
-    int err = 0;
-    socklen_t len = sizeof(err);
-    ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &len);
-    if (err == ECONNREFUSED) {
-      fail(std::errc::connection_refused,
-           fmt::format("nothing listens on {}:{} — is `iperf -s -p {}` running there?",
-                       to.address().to_string(), to.port(), to.port()));
+    if (err != 0) {
+      const std::error_code ec(err, asio::error::get_system_category());
+      throw std::system_error(
+          ec, connect_failure_text(ec, to.address().to_string(), to.port(), timeout,
+                                   fmt::format("is `iperf -s -p {}` running there?", to.port())));
     }
-    if (err != 0) sys::throw_errno(err, fmt::format("connect to {}", to.address().to_string()));
   }
   return fd;
 }

@@ -448,21 +448,9 @@ class netserver_session {
     } catch (const std::system_error& e) {
       ec = e.code();
     }
-    std::string why;
-    if (ec == asio::error::connection_refused) {
-      why = fmt::format(
-          "nothing listens on {} — is `netserver` running there? (start it with "
-          "`netserver -p {}`)",
-          where_, o_.port);
-    } else if (ec == std::errc::timed_out || ec == asio::error::timed_out) {
-      why = fmt::format("no answer from {} within {} s — same subnet? a firewall blocking port {}?",
-                        where_, o_.connect_timeout.count() / 1000.0, o_.port);
-    } else if (ec == asio::error::network_unreachable || ec == asio::error::host_unreachable) {
-      why = fmt::format("no route to {} — check the DUT's address and subnet (ip addr, ip route)",
-                        o_.host);
-    } else {
-      why = fmt::format("cannot connect to {}: {}", where_, ec.message());
-    }
+    const std::string why = connect_failure_text(
+        ec, o_.host, o_.port, o_.connect_timeout,
+        fmt::format("is `netserver` running there? (start it with `netserver -p {}`)", o_.port));
     throw worded_error(ec, why);
   }
 

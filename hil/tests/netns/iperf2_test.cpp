@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "hil/session/iperf2_client.hpp"
 #include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_client.hpp"
@@ -389,6 +391,21 @@ TEST(Iperf2Client, NoUdpServerIsNamedWithWhatToStart) {
     FAIL() << "a test without a UDP server must fail";
   } catch (const std::system_error& e) {
     EXPECT_THAT(e.what(), HasSubstr("iperf -s -u"));
+  }
+}
+
+TEST(Iperf2Client, NothingListeningIsNamedWithWhatToStart) {
+  hil::session::client_options o;  // no server of any kind in the peer namespace
+  o.host = peer_address(false);
+  o.port = iperf2_port;
+  o.spec.duration = 1s;
+  try {
+    (void)hil::session::run_iperf2_client(o);
+    FAIL() << "a test without a server must fail";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr(fmt::format("nothing listens on {}:5001 — is `iperf -s -p "
+                                                "5001` running there?",
+                                                peer_address(false))));
   }
 }
 
