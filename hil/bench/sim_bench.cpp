@@ -40,8 +40,8 @@ void shape(const std::string& ns, const std::string& ifname, int mbit) {
 // Waits (at most 5 s) until ifname in ns has no tentative IPv6 address. A tentative link-local
 // address (duplicate address detection, a second or two after the link comes up) keeps the end
 // from resolving its IPv6 neighbours: the first test over IPv6 would lose its first second (a UDP
-// -R client's asks, a TCP SYN). With accept_dad off this returns at once; it guards a bench whose
-// sysctl could not be set.
+// -R client's asks, a TCP SYN). With accept_dad off it is over within milliseconds: a new address
+// is still tentative until the kernel's address work has run once.
 void wait_ipv6_settled(const std::string& ns, const std::string& ifname) {
   using namespace std::chrono_literals;
   const auto deadline = std::chrono::steady_clock::now() + 5s;
