@@ -1,5 +1,7 @@
 #include "hil/iperf3/extension.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -28,13 +30,17 @@ std::int64_t required_int(const nlohmann::json& j, const char* key, std::string_
 
 }  // namespace
 
-std::array<std::uint8_t, 4> encode_hello(data_kind k) {
-  return {hello_h, hello_x, static_cast<std::uint8_t>(extension_version),
-          static_cast<std::uint8_t>(k)};
+std::array<std::uint8_t, hello_size> encode_hello(data_kind k, const data_token& token) {
+  std::array<std::uint8_t, hello_size> hello{
+      hello_h, hello_x, static_cast<std::uint8_t>(extension_version), static_cast<std::uint8_t>(k)};
+  std::copy(token.begin(), token.end(), hello.begin() + 4);
+  return hello;
 }
 
-std::optional<data_kind> decode_hello(std::span<const std::uint8_t, 4> bytes) {
-  if (bytes[0] != hello_h || bytes[1] != hello_x || bytes[2] != extension_version) {
+std::optional<data_kind> decode_hello(std::span<const std::uint8_t, hello_size> bytes,
+                                      const data_token& token) {
+  if (bytes[0] != hello_h || bytes[1] != hello_x || bytes[2] != extension_version ||
+      !std::equal(token.begin(), token.end(), bytes.begin() + 4)) {
     return std::nullopt;
   }
   switch (static_cast<data_kind>(bytes[3])) {
@@ -103,7 +109,10 @@ std::string validate_request(const extension_request& r) {
 }
 
 std::string encode_accept(const extension_accept_msg& m) {
-  return nlohmann::json{{"version", m.version}, {"tcp_port", m.tcp_port}, {"udp_port", m.udp_port}}
+  std::string token;
+  for (const auto b : m.token) token += fmt::format("{:02x}", b);
+  return nlohmann::json{
+      {"version", m.version}, {"tcp_port", m.tcp_port}, {"udp_port", m.udp_port}, {"token", token}}
       .dump();
 }
 
@@ -114,6 +123,22 @@ extension_accept_msg decode_accept(std::string_view json) {
   m.version = static_cast<int>(required_int(j, "version", where, 1, 1 << 20));
   m.tcp_port = static_cast<std::uint16_t>(required_int(j, "tcp_port", where, 1, 65535));
   m.udp_port = static_cast<std::uint16_t>(required_int(j, "udp_port", where, 1, 65535));
+  const auto token = detail::get_string(j, "token", where);
+  const auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  if (!token || token->size() != 2 * m.token.size() ||
+      !std::all_of(token->begin(), token->end(), [&](char c) { return hex(c) >= 0; })) {
+    detail::throw_protocol_error(fmt::format(
+        "{}: \"token\" must be {} lowercase hex digits (a peer of extension version 1 sends "
+        "none: use the same hilperf release on both ends)",
+        where, 2 * m.token.size()));
+  }
+  for (std::size_t i = 0; i < m.token.size(); ++i) {
+    m.token[i] = static_cast<std::uint8_t>(hex((*token)[2 * i]) * 16 + hex((*token)[2 * i + 1]));
+  }
   return m;
 }
 

@@ -1,4 +1,4 @@
-// The hilperf extension, version 1: netperf's request/response workloads (TCP_RR, TCP_CRR, UDP_RR,
+// The hilperf extension, version 2: netperf's request/response workloads (TCP_RR, TCP_CRR, UDP_RR,
 // optionally under RRUL load) negotiated on an ordinary iperf3 control connection, so one port and
 // one peer serve both. Pure functions over JSON text; the state machines are
 // hil/session/workload_client.cpp and iperf3_server.cpp. The protocol is described in full in
@@ -10,8 +10,9 @@
 //     | --- params: a valid iperf3 TCP test, plus                        |
 //     |     "hilperf":{"version":1,"workload":"TCP_RR","request_size":1, |
 //     |      "response_size":1,"duration_ms":10000,"load_streams":0} --> |
-//     | <--- 0x40 EXTENSION_ACCEPT + frame {"version":1,                 |
-//     |           "tcp_port":40123,"udp_port":40124}                     |  data listeners, port 0
+//     | <--- 0x40 EXTENSION_ACCEPT + frame {"version":2,                 |
+//     |           "tcp_port":40123,"udp_port":40124,                     |  data listeners, port 0
+//     |           "token":"9f86d081884c7d65"}                            |  random, per test
 //     |      (or 0x41 EXTENSION_REFUSE + frame {"version":1,"error":".."})
 //     | ~~~ data (below) to tcp_port / udp_port ~~~~~~~~~~~~~~~~~~~~~~~~ |
 //     | --- 0x04 TEST_END -------------------------------------------> |
@@ -23,14 +24,17 @@
 //   then sends CLIENT_TERMINATE (the server is free again at once) and reports "not offered".
 //   Stock clients never send the key, so they never see 0x40/0x41.
 //
-//   Data connections (TCP) start with a 4-byte hello: 'H' 'X' version kind, where kind is
+//   Data connections (TCP) start with a 12-byte hello: 'H' 'X' version kind, then the test's 8-byte
+//   token (the peer drops a connection without it, or from another host than the control
+//   connection's), where kind is
 //     'R' request/response: requests of request_size, each answered with response_size bytes
 //     'C' one transaction (TCP_CRR): the request follows the hello; response, then the peer closes
 //     'S' load sink: the peer reads and discards until EOF          (RRUL upload)
 //     'D' load source: the peer writes until the connection closes (RRUL download)
-//   UDP_RR: each datagram to udp_port is answered with response_size bytes whose first
-//   min(request, response, 8) bytes repeat the request's (a sequence number, so a late answer is
-//   never taken for the current one).
+//   UDP_RR: each datagram to udp_port is the token and a request of request_size bytes, answered
+//   (only when the token is right and it comes from the control connection's host) with
+//   response_size bytes whose first min(request, response, 8) bytes repeat the request's (a
+//   sequence number, so a late answer is never taken for the current one).
 #pragma once
 
 #include <array>
@@ -44,7 +48,7 @@
 
 namespace hil::iperf3 {
 
-inline constexpr int extension_version = 1;
+inline constexpr int extension_version = 2;
 // Control states outside iperf3's table (wire.hpp); only sent to a client that asked.
 inline constexpr std::uint8_t extension_accept = 0x40;
 inline constexpr std::uint8_t extension_refuse = 0x41;
@@ -54,10 +58,17 @@ inline constexpr std::uint32_t max_rr_message = 1U << 20;
 // Kinds of data connection (the hello's fourth byte).
 enum class data_kind : char { rr = 'R', crr = 'C', sink = 'S', source = 'D' };
 
-// The 4-byte hello that opens a data connection of kind k.
-[[nodiscard]] std::array<std::uint8_t, 4> encode_hello(data_kind k);
-// The kind a hello announces; nullopt for anything that is not a version-1 hello.
-[[nodiscard]] std::optional<data_kind> decode_hello(std::span<const std::uint8_t, 4> bytes);
+// The per-test secret of the accept message, which every data connection and UDP_RR datagram
+// carries: the peer serves nothing of a test to anyone who did not see its control exchange.
+using data_token = std::array<std::uint8_t, 8>;
+inline constexpr std::size_t hello_size = 4 + std::tuple_size_v<data_token>;
+
+// The hello that opens a data connection of kind k for the test of token.
+[[nodiscard]] std::array<std::uint8_t, hello_size> encode_hello(data_kind k,
+                                                                const data_token& token);
+// The kind a hello announces; nullopt for anything that is not a version-2 hello carrying token.
+[[nodiscard]] std::optional<data_kind> decode_hello(std::span<const std::uint8_t, hello_size> bytes,
+                                                    const data_token& token);
 
 // What a client asks for.
 struct extension_request {
@@ -81,6 +92,7 @@ struct extension_accept_msg {
   int version = extension_version;
   std::uint16_t tcp_port = 0;
   std::uint16_t udp_port = 0;
+  data_token token{};  // on the wire: 16 lowercase hex digits
 };
 [[nodiscard]] std::string encode_accept(const extension_accept_msg& m);
 [[nodiscard]] extension_accept_msg decode_accept(std::string_view json);

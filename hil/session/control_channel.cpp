@@ -66,6 +66,26 @@ awaitable<void> control_channel::read_exact(std::span<std::uint8_t> out,
   }
 }
 
+awaitable<void> control_channel::wait_readable() {
+  co_await socket_.async_wait(asio::ip::tcp::socket::wait_read, use_awaitable);
+}
+
+awaitable<void> control_channel::throw_unexpected_input(std::string_view during) {
+  const auto s = co_await poll_state(clock::now() + std::chrono::milliseconds(100));
+  if (!s) {
+    throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                            fmt::format("{} sent a partial message during {}", peer_, during));
+  }
+  if (*s == iperf3::state::client_terminate) {
+    throw std::system_error(
+        std::make_error_code(std::errc::connection_aborted),
+        fmt::format("{} ended the test (CLIENT_TERMINATE) during {}", peer_, during));
+  }
+  throw std::system_error(
+      std::make_error_code(std::errc::protocol_error),
+      fmt::format("{} sent {} during {}", peer_, iperf3::state_name(*s), during));
+}
+
 awaitable<void> control_channel::write_bytes(std::span<const std::uint8_t> bytes) {
   co_await asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()), use_awaitable);
 }

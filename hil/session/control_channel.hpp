@@ -53,6 +53,13 @@ class control_channel {
   awaitable<std::string> read_frame(std::size_t max_len, std::chrono::milliseconds timeout);
   // Writes one length-prefixed JSON message.
   awaitable<void> write_frame(std::string_view json);
+  // Completes once the other end has sent something or closed (the socket turned readable);
+  // consumes nothing. For the phases in which it should be silent.
+  awaitable<void> wait_readable();
+  // After wait_readable() in a silent phase (`during`, e.g. "stream creation"): throws what the
+  // other end did — closed the connection (eof), CLIENT_TERMINATE (connection_aborted), or sent
+  // another state (protocol_error).
+  awaitable<void> throw_unexpected_input(std::string_view during);
   // Sends a state byte without waiting and ignores errors (aborting: CLIENT_TERMINATE, 0xFF).
   void send_state_best_effort(iperf3::state s) noexcept;
   // Half-closes and closes; never throws.

@@ -1,5 +1,7 @@
 #include "hil/session/iperf3_framing.hpp"
 
+#include <random>
+
 #include "hil/iperf3/extension.hpp"
 #include "hil/iperf3/wire.hpp"
 
@@ -45,17 +47,25 @@ iperf3::data_kind kind_of(traffic::rr_connection purpose) {
 
 class extension_connection_hello final : public traffic::connection_hello {
  public:
-  [[nodiscard]] std::size_t size() const override { return 4; }
+  explicit extension_connection_hello(const iperf3::data_token& token) : token_(token) {}
+
+  [[nodiscard]] std::size_t size() const override { return iperf3::hello_size; }
 
   [[nodiscard]] std::vector<std::uint8_t> encode(traffic::rr_connection purpose) const override {
-    const auto hello = iperf3::encode_hello(kind_of(purpose));
+    const auto hello = iperf3::encode_hello(kind_of(purpose), token_);
     return {hello.begin(), hello.end()};
+  }
+
+  [[nodiscard]] std::vector<std::uint8_t> datagram_prefix() const override {
+    return {token_.begin(), token_.end()};
   }
 
   [[nodiscard]] std::optional<traffic::rr_connection> decode(
       std::span<const std::uint8_t> hello) const override {
-    if (hello.size() != 4) return std::nullopt;
-    const auto kind = iperf3::decode_hello(std::span<const std::uint8_t, 4>(hello.data(), 4));
+    if (hello.size() != iperf3::hello_size) return std::nullopt;
+    const auto kind = iperf3::decode_hello(
+        std::span<const std::uint8_t, iperf3::hello_size>(hello.data(), iperf3::hello_size),
+        token_);
     if (!kind) return std::nullopt;
     switch (*kind) {
       case iperf3::data_kind::rr:
@@ -69,6 +79,9 @@ class extension_connection_hello final : public traffic::connection_hello {
     }
     return std::nullopt;
   }
+
+ private:
+  iperf3::data_token token_;
 };
 
 }  // namespace
@@ -77,8 +90,15 @@ std::shared_ptr<const traffic::datagram_format> udp_datagrams(bool counters_64bi
   return std::make_shared<const iperf3_datagrams>(counters_64bit);
 }
 
-std::shared_ptr<const traffic::connection_hello> extension_hello() {
-  return std::make_shared<const extension_connection_hello>();
+std::shared_ptr<const traffic::connection_hello> extension_hello(const iperf3::data_token& token) {
+  return std::make_shared<const extension_connection_hello>(token);
+}
+
+iperf3::data_token new_data_token() {
+  std::random_device random;
+  iperf3::data_token token{};
+  for (auto& b : token) b = static_cast<std::uint8_t>(random());
+  return token;
 }
 
 iperf3::exchange_results to_exchange(const traffic::run_totals& t) {

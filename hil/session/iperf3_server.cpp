@@ -11,6 +11,7 @@
 #include "hil/iperf3/exchange.hpp"
 #include "hil/iperf3/extension.hpp"
 #include "hil/iperf3/params.hpp"
+#include "hil/session/bitrate_cap.hpp"
 #include "hil/session/control_channel.hpp"
 #include "hil/session/endpoints.hpp"
 #include "hil/session/iperf3_framing.hpp"
@@ -54,10 +55,60 @@ std::string summary(const measure::test_result& r) {
       bytes, mbps);
 }
 
+// iperf3's MAX_TIME: no test, timed or untimed, runs longer than this (plus omit and the guard).
+constexpr std::chrono::seconds longest_test{86400};
+
+// iperf3's i_errno values for the server's caps (src/iperf_api.h).
+constexpr std::int32_t ie_num_streams = 6;                // IENUMSTREAMS
+constexpr std::int32_t ie_total_rate = 27;                // IETOTALRATE
+constexpr std::int32_t ie_max_duration_exceeded = 37;     // IEMAXSERVERTESTDURATIONEXCEEDED
+constexpr std::int32_t ie_server_duration_expired = 160;  // IESERVERTESTDURATIONEXPIRED
+
+// A cap of o that spec asks more than: the error to send and the reason to log.
+struct cap_refusal {
+  iperf3::server_error error;
+  std::string why;
+};
+std::optional<cap_refusal> over_cap(const measure::test_spec& spec, const server_options& o) {
+  const int ways = spec.bidirectional ? 2 : 1;
+  const auto streams = static_cast<std::int64_t>(spec.parallel) * ways;
+  if (streams > o.max_streams) {
+    return cap_refusal{
+        {ie_num_streams, 0},
+        fmt::format("{} streams asked, more than --max-streams {}", streams, o.max_streams)};
+  }
+  const bool untimed = spec.bytes != 0 || spec.blocks != 0;
+  if (o.max_duration.count() > 0 && (untimed || spec.duration + spec.omit > o.max_duration)) {
+    return cap_refusal{
+        {ie_max_duration_exceeded, 0},
+        untimed ? fmt::format("an untimed test (-n/-k) under --server-max-duration {} s",
+                              o.max_duration.count())
+                : fmt::format("{} s (-t + -O) asked, more than --server-max-duration {} s",
+                              (spec.duration + spec.omit).count(), o.max_duration.count())};
+  }
+  const double asked =
+      static_cast<double>(spec.effective_bitrate()) * static_cast<double>(spec.parallel) * ways;
+  if (o.bitrate_limit > 0 && asked > static_cast<double>(o.bitrate_limit)) {
+    return cap_refusal{{ie_total_rate, 0},
+                       fmt::format("{:.0f} bit/s asked (-b × -P{}), more than "
+                                   "--server-bitrate-limit {} bit/s",
+                                   asked, ways == 2 ? " × 2 both ways" : "", o.bitrate_limit)};
+  }
+  return std::nullopt;
+}
+
+// Answers ACCESS_DENIED (busy, or a wrong cookie) and closes, as iperf3 does.
+void deny(tcp::socket& sock) {
+  const std::array<std::uint8_t, 1> denied{static_cast<std::uint8_t>(iperf3::state::access_denied)};
+  asio::error_code ignored;
+  asio::write(sock, asio::buffer(denied), ignored);  // iperf3 does the same for a wrong cookie
+  sock.close(ignored);
+}
+
 }  // namespace
 
 // One test, from the control connection to the results.
-class test_session {
+class test_session : public std::enable_shared_from_this<test_session> {
  public:
   test_session(detail::server_impl& srv, tcp::socket sock, std::string peer);
   awaitable<void> run();
@@ -65,17 +116,23 @@ class test_session {
   [[nodiscard]] bool accepting_streams() const noexcept { return accepting_; }
   // True once the results are displayed: the test is over, only the goodbye is left.
   [[nodiscard]] bool finishing() const noexcept { return finishing_; }
-  void deliver(tcp::socket sock) {
-    streams_.try_send(asio::error_code(), std::make_shared<tcp::socket>(std::move(sock)));
-  }
+  // A connection that came while accepting_streams(): its cookie is read on its own, so a silent
+  // one delays no other; only this test's cookie makes it a stream (others get ACCESS_DENIED).
+  void deliver(tcp::socket sock);
   void abort() noexcept { ctl_.close(); }
 
  private:
   awaitable<void> create_streams(const measure::test_spec& spec, traffic::test_run& run);
-  // Each within the one deadline of stream creation, which nothing restarts.
-  awaitable<sys::unique_fd> accept_tcp_stream(clock::time_point deadline);
-  awaitable<sys::unique_fd> accept_udp_stream(const measure::test_spec& spec, udp::socket& listener,
-                                              clock::time_point deadline);
+  // Each within the one deadline of stream creation (streams_deadline_), which nothing restarts.
+  awaitable<sys::unique_fd> accept_tcp_stream();
+  awaitable<sys::unique_fd> accept_udp_stream(const measure::test_spec& spec,
+                                              udp::socket& listener);
+  // op, while the client must be silent: throws timed_out (`what`) when streams_deadline_ passes
+  // first, and what the client did when it speaks or closes the control connection meanwhile.
+  template <typename T>
+  awaitable<T> while_silent(awaitable<T> op, std::string what);
+  // Reads a delivered connection's cookie (bounded by streams_deadline_) and hands it on.
+  awaitable<void> check_cookie(std::shared_ptr<tcp::socket> sock);
   awaitable<void> run_test(traffic::test_run& run);
   // A hilperf extension request (TCP_RR, TCP_CRR, UDP_RR) instead of an iperf3 test.
   awaitable<void> run_extension(const iperf3::extension_request& request);
@@ -91,6 +148,8 @@ class test_session {
   // With server_options::auth: whether token admits the test; if not, logs why, sends the
   // client SERVER_ERROR (IEAUTHTEST) and closes.
   bool authorized(const std::optional<std::string>& token);
+  // SERVER_ERROR and its 8 bytes, best effort (the client may be gone).
+  void send_server_error(const iperf3::server_error& e) noexcept;
 
   detail::server_impl& srv_;
   control_channel ctl_;
@@ -98,6 +157,8 @@ class test_session {
   std::string cookie_;                               // the client's cookie, as received (37 bytes)
   std::uint64_t payload_seed_ = new_payload_seed();  // of the streams this end sends
   std::vector<measure::stream_endpoint> connected_;  // the data streams, as accepted
+  clock::time_point streams_deadline_;               // of stream creation, set once
+  int unchecked_ = 0;                                // delivered connections whose cookie is due
   bool accepting_ = false;                           // between CREATE_STREAMS and TEST_START
   bool finishing_ = false;  // DISPLAY_RESULTS sent: only the goodbye is left
 };
@@ -138,11 +199,9 @@ struct server_impl {
         current->deliver(std::move(sock));
       } else if (current) {
         // Busy: iperf3 answers ACCESS_DENIED without reading anything.
-        const std::array<std::uint8_t, 1> denied{
-            static_cast<std::uint8_t>(iperf3::state::access_denied)};
         asio::error_code ignored;
-        asio::write(sock, asio::buffer(denied), ignored);
         log(fmt::format("refused {}: busy with a test", describe(sock.remote_endpoint(ignored))));
+        deny(sock);
       } else {
         start_session(std::move(sock));
       }
@@ -249,13 +308,16 @@ awaitable<void> test_session::run() {
     extension = iperf3::decode_request(params);
   } catch (const std::system_error& e) {
     if (e.code() != std::errc::protocol_error) throw;
-    const auto bytes = iperf3::encode_server_error({iperf3::ie_recv_params, EINVAL});
-    ctl_.send_state_best_effort(iperf3::state::server_error);
-    asio::error_code ignored;
-    asio::write(ctl_.socket(), asio::buffer(bytes), ignored);
+    send_server_error({iperf3::ie_recv_params, EINVAL});
     throw;
   }
   if (srv_.o.auth && !authorized(authtoken)) co_return;
+  if (const auto cap = over_cap(spec, srv_.o)) {
+    srv_.log(fmt::format("refused test from {}: {}", ctl_.peer(), cap->why));
+    send_server_error(cap->error);
+    ctl_.close();
+    co_return;
+  }
   if (extension) {
     co_await run_extension(*extension);
     co_return;
@@ -310,12 +372,16 @@ bool test_session::authorized(const std::optional<std::string>& token) {
   srv_.log(fmt::format("refused test from {}: authentication failed: {}", ctl_.peer(), why));
   // iperf3 3.12's answer, which every client prints: "test authorization failed" (or, when the
   // users file is unreadable, "cannot access authorized users file").
-  const auto bytes = iperf3::encode_server_error(refusal);
+  send_server_error(refusal);
+  ctl_.close();
+  return false;
+}
+
+void test_session::send_server_error(const iperf3::server_error& e) noexcept {
+  const auto bytes = iperf3::encode_server_error(e);
   ctl_.send_state_best_effort(iperf3::state::server_error);
   asio::error_code ignored;
   asio::write(ctl_.socket(), asio::buffer(bytes), ignored);
-  ctl_.close();
-  return false;
 }
 
 awaitable<void> test_session::say_goodbye() {
@@ -338,25 +404,68 @@ udp::socket test_session::udp_listener() {
   return s;
 }
 
+// At most this many connections wait for their cookie at once during stream creation; more are
+// denied at once (a stock client connects its streams one after another).
+constexpr int max_unchecked = 16;
+
+void test_session::deliver(tcp::socket sock) {
+  if (unchecked_ >= max_unchecked) {
+    deny(sock);
+    return;
+  }
+  ++unchecked_;
+  asio::co_spawn(srv_.io, check_cookie(std::make_shared<tcp::socket>(std::move(sock))),
+                 [self = shared_from_this()](const std::exception_ptr&) { --self->unchecked_; });
+}
+
+awaitable<void> test_session::check_cookie(std::shared_ptr<tcp::socket> sock) {
+  std::string cookie(iperf3::cookie_size, '\0');
+  const auto read = co_await until(
+      asio::async_read(*sock, asio::buffer(cookie), asio::experimental::as_tuple(use_awaitable)),
+      streams_deadline_);
+  if (read && !std::get<0>(*read) && accepting_ && cookie == cookie_) {
+    streams_.try_send(asio::error_code(), std::move(sock));
+  } else {
+    deny(*sock);
+  }
+}
+
+template <typename T>
+awaitable<T> test_session::while_silent(awaitable<T> op, std::string what) {
+  using namespace asio::experimental::awaitable_operators;
+  // Both captured: asio's || waits for the first to succeed, and a failure (the server stopping
+  // closes the control socket) must end the wait too.
+  auto done = co_await until(
+      detail::capture(std::move(op)) || detail::capture(ctl_.wait_readable()), streams_deadline_);
+  if (!done) throw std::system_error(std::make_error_code(std::errc::timed_out), what);
+  if (done->index() == 1) {
+    if (const auto& failed = std::get<1>(*done).error) std::rethrow_exception(failed);
+    co_await ctl_.throw_unexpected_input("stream creation");
+  }
+  auto& out = std::get<0>(*done);
+  if (out.error) std::rethrow_exception(out.error);
+  co_return std::move(*out.value);
+}
+
 awaitable<void> test_session::create_streams(const measure::test_spec& spec,
                                              traffic::test_run& run) {
   std::optional<udp::socket> listener;
   if (spec.proto == measure::protocol::udp) listener.emplace(udp_listener());
+  // One deadline for all of them: a client that keeps connecting with wrong cookies (or another
+  // client's retries) cannot hold the server past it.
+  streams_deadline_ = clock::now() + srv_.o.control_timeout;
   accepting_ = true;
   co_await ctl_.write_state(iperf3::state::create_streams);
   const auto per_direction = static_cast<std::size_t>(spec.parallel);
   const std::size_t total = per_direction * (spec.bidirectional ? 2 : 1);
-  // One deadline for all of them: a client that keeps connecting with wrong cookies (or another
-  // client's retries) cannot hold the server past it.
-  const auto deadline = clock::now() + srv_.o.control_timeout;
   for (std::size_t i = 0; i < total; ++i) {
     // The client connects its senders first: our first `parallel` streams receive in bidir.
     const bool we_send = spec.bidirectional ? i >= per_direction : spec.reverse;
     sys::unique_fd fd;  // (GCC 12 miscompiles co_await inside ?:, hence the if)
     if (listener) {
-      fd = co_await accept_udp_stream(spec, *listener, deadline);
+      fd = co_await accept_udp_stream(spec, *listener);
     } else {
-      fd = co_await accept_tcp_stream(deadline);
+      fd = co_await accept_tcp_stream();
     }
     const int family = srv_.acceptor.local_endpoint().protocol().family();
     traffic::apply_data_options(fd.get(), family, spec);
@@ -368,32 +477,14 @@ awaitable<void> test_session::create_streams(const measure::test_spec& spec,
   accepting_ = false;
 }
 
-// What is left of deadline, for with_timeout (at least 1 ms: an expired deadline times out).
-std::chrono::milliseconds left_until(clock::time_point deadline) {
-  return std::max(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()),
-                  std::chrono::milliseconds(1));
-}
-
-awaitable<sys::unique_fd> test_session::accept_tcp_stream(clock::time_point deadline) {
-  for (;;) {
-    const auto delivered =
-        co_await with_timeout(streams_.async_receive(use_awaitable), left_until(deadline),
-                              "the client did not connect its data streams");
-    tcp::socket& sock = *delivered;
-    std::string cookie(iperf3::cookie_size, '\0');
-    co_await with_timeout(asio::async_read(sock, asio::buffer(cookie), use_awaitable),
-                          left_until(deadline), "a data stream sent no cookie");
-    if (cookie == cookie_) co_return sys::unique_fd(sock.release());
-    const std::array<std::uint8_t, 1> denied{
-        static_cast<std::uint8_t>(iperf3::state::access_denied)};
-    asio::error_code ignored;
-    asio::write(sock, asio::buffer(denied), ignored);  // iperf3 does the same for a wrong cookie
-  }
+awaitable<sys::unique_fd> test_session::accept_tcp_stream() {
+  const auto delivered = co_await while_silent(streams_.async_receive(use_awaitable),
+                                               "the client did not connect its data streams");
+  co_return sys::unique_fd(delivered->release());
 }
 
 awaitable<sys::unique_fd> test_session::accept_udp_stream(const measure::test_spec& spec,
-                                                          udp::socket& listener,
-                                                          clock::time_point deadline) {
+                                                          udp::socket& listener) {
   std::array<std::uint8_t, 64> hello{};
   udp::endpoint from;
   // Only the control connection's own host may open a stream: a hello from anywhere else (a
@@ -401,8 +492,8 @@ awaitable<sys::unique_fd> test_session::accept_udp_stream(const measure::test_sp
   asio::error_code gone;
   const auto client = unmapped(ctl_.socket().remote_endpoint(gone).address());
   for (;;) {
-    co_await with_timeout(listener.async_receive_from(asio::buffer(hello), from, use_awaitable),
-                          left_until(deadline), "the client sent no UDP stream hello");
+    co_await while_silent(listener.async_receive_from(asio::buffer(hello), from, use_awaitable),
+                          "the client sent no UDP stream hello");
     if (!gone && unmapped(from.address()) == client) break;
     srv_.log(fmt::format("ignored a UDP stream hello from {}: the test's client is {}",
                          unmapped(from.address()).to_string(), client.to_string()));
@@ -426,20 +517,32 @@ awaitable<void> test_session::run_test(traffic::test_run& run) {
   run.start();
   const auto t0 = run.t0();
   const bool timed = spec.bytes == 0 && spec.blocks == 0;
-  const auto guard =
-      timed ? t0 + spec.duration + spec.omit + srv_.o.guard_slack : clock::time_point::max();
+  const auto guard = t0 + (timed ? spec.duration : longest_test) + spec.omit + srv_.o.guard_slack;
+  std::optional<bitrate_cap> cap;
+  if (srv_.o.bitrate_limit > 0) cap.emplace(srv_.o.bitrate_limit, srv_.o.bitrate_window, t0);
   const auto step = spec.interval;
   const auto first = step.count() > 0 ? t0 + step : clock::time_point::max();
-  // An untimed test (-n, -k) has no guard of its own: it ends when nothing has moved on any of
-  // its streams for rcv_timeout (iperf3's --rcv-timeout), so a client that never sends cannot
-  // hold the server.
+  // An untimed test (-n, -k) ends when nothing has moved on any of its streams for rcv_timeout
+  // (iperf3's --rcv-timeout), so a client that never sends cannot hold the server; one that keeps
+  // sending is cut at longest_test.
   std::uint64_t moved = 0;
   auto last_move = t0;
   const auto watch = [&] {
-    if (timed) return;
+    if (timed && !cap) return;
     std::uint64_t now_moved = 0;
     for (const auto& f : run.flows()) now_moved += f->sample().bytes;
     const auto now = clock::now();
+    if (cap) {
+      if (const auto average = cap->exceeded(now, now_moved)) {
+        send_server_error({ie_total_rate, 0});
+        throw worded_error(
+            std::make_error_code(std::errc::operation_not_permitted),
+            fmt::format("{:.0f} bit/s averaged over {} s, more than --server-bitrate-limit {} "
+                        "bit/s: test ended",
+                        *average, cap->window().count(), cap->limit()));
+      }
+    }
+    if (timed) return;
     if (now_moved != moved) {
       moved = now_moved;
       last_move = now;
@@ -466,15 +569,18 @@ awaitable<void> test_session::run_extension(const iperf3::extension_request& req
     ctl_.close();
     co_return;
   }
-  // The data listeners share the address the client reached (a v4-mapped one made plain IPv4).
+  // The data listeners share the address the client reached (a v4-mapped one made plain IPv4),
+  // and serve only the control connection's host, with this test's token.
   const auto local = unmapped(ctl_.socket().local_endpoint().address());
+  const auto client = unmapped(ctl_.socket().remote_endpoint().address());
+  const auto token = new_data_token();
   traffic::rr_responder responder(
       traffic::socket_address::parse(local.to_string(), srv_.o.data_port), request.spec,
-      extension_hello());
+      extension_hello(token), traffic::socket_address::parse(client.to_string(), 0));
   responder.start();
   co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{iperf3::extension_accept});
   co_await ctl_.write_frame(iperf3::encode_accept(
-      {iperf3::extension_version, responder.tcp_port(), responder.udp_port()}));
+      {iperf3::extension_version, responder.tcp_port(), responder.udp_port(), token}));
   srv_.log(fmt::format("{} from {} accepted ({} B/{} B) on data port {}", what, ctl_.peer(),
                        request.spec.request_size, request.spec.response_size,
                        responder.tcp_port()));
@@ -490,6 +596,12 @@ awaitable<void> test_session::run_extension(const iperf3::extension_request& req
   srv_.log(fmt::format("test {} from {}: {} ({} B/{} B) on data port {}, {} transactions answered",
                        srv_.completed, ctl_.peer(), what, request.spec.request_size,
                        request.spec.response_size, responder.tcp_port(), responder.transactions()));
+  if (const auto away = responder.turned_away(); away > 0) {
+    srv_.log(
+        fmt::format("test {} from {}: {} data connections or datagrams turned away (another "
+                    "host, no token of this test, or more connections than it needs)",
+                    srv_.completed, ctl_.peer(), away));
+  }
 }
 
 awaitable<void> test_session::await_test_end(clock::time_point guard, clock::time_point next,
@@ -499,6 +611,7 @@ awaitable<void> test_session::await_test_end(clock::time_point guard, clock::tim
   for (;;) {
     const auto now = clock::now();
     if (now >= guard) {
+      send_server_error({ie_server_duration_expired, 0});  // iperf3 3.21's words for it
       throw std::system_error(std::make_error_code(std::errc::timed_out),
                               "the test ran past its duration plus the guard time");
     }

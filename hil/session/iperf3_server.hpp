@@ -8,7 +8,11 @@
 //     │                            server results ▶ DISPLAY_RESULTS ◀ IPERF_DONE | EOF
 //     └──────── always back to idle: CLIENT_TERMINATE, a vanished client, garbage, guard timer
 //
-//   other control connections while busy: one byte 0xFF (ACCESS_DENIED), then close.
+//   other control connections while busy: one byte 0xFF (ACCESS_DENIED), then close; during
+//   stream creation each connection's cookie is read on its own, and only this test's makes it
+//   a stream. The control connection is watched in every phase: a client that closes it or sends
+//   CLIENT_TERMINATE frees the server at once. No phase outlives its one deadline, and no test
+//   (timed or not) runs longer than iperf3's MAX_TIME, 86400 s, plus omit and the guard.
 #pragma once
 
 #include <chrono>
@@ -48,6 +52,18 @@ struct server_options {
   std::chrono::seconds guard_slack{40};  // a test may run time + omit + slack before it is cut off
   // An untimed test (-n, -k) ends when no data moved for this long (iperf3's --rcv-timeout).
   std::chrono::milliseconds rcv_timeout{120'000};
+  // Caps, as iperf3 -s has them (0: none). A test asking for more is refused with iperf3's error
+  // code, so a stock client prints iperf3's words for it (docs/hardening.md).
+  //   --server-max-duration: time + omit, in seconds; an untimed test (-n, -k) is refused too
+  //   (IEMAXSERVERTESTDURATIONEXCEEDED, 37).
+  std::chrono::seconds max_duration{0};
+  //   --server-bitrate-limit RATE[/SECS]: bit/s of all streams, both ways; refused up front when
+  //   -P × -b (× 2 both ways) exceeds it, and ended (IETOTALRATE, 27) once an average over
+  //   bitrate_window exceeds it while the test runs.
+  std::uint64_t bitrate_limit = 0;
+  std::chrono::seconds bitrate_window{5};
+  //   --max-streams: data streams of one test, both directions together (IENUMSTREAMS, 6).
+  int max_streams = 128;
   std::function<void(const std::string&)> log;  // one line per test and per rejected connection
   std::function<void(const measure::test_result&)> on_result;  // each finished test
   // The server's own output of a test, sent back to a client that asked --get-server-output;

@@ -15,10 +15,12 @@ namespace {
 
 using asio::ip::tcp;
 
-// The data listeners the peer announced, at the address the control connection reached.
+// The data listeners the peer announced, at the address the control connection reached, and the
+// test's token, which every data connection and datagram carries.
 struct data_ports {
   traffic::socket_address tcp;
   traffic::socket_address udp;
+  iperf3::data_token token;
 };
 
 class workload_session {
@@ -45,8 +47,8 @@ class workload_session {
     const data_ports ports = co_await negotiate(ctl);
     // The workload itself blocks this thread: nothing else runs on the control connection
     // meanwhile, and every data-plane wait is bounded by spec.response_timeout.
-    measure::rr_result r =
-        traffic::run_rr(o_.spec, ports.tcp, ports.udp, *extension_hello(), o_.on_transaction);
+    measure::rr_result r = traffic::run_rr(o_.spec, ports.tcp, ports.udp,
+                                           *extension_hello(ports.token), o_.on_transaction);
     co_await ctl.write_state(iperf3::state::test_end);
     co_await expect(ctl, iperf3::state::exchange_results);
     const auto remote = iperf3::decode_ext_results(
@@ -68,7 +70,7 @@ class workload_session {
       const auto m = iperf3::decode_accept(
           co_await ctl.read_frame(iperf3::max_param_json, o_.control_timeout));
       const auto at = traffic::socket_address::parse(to_.address().to_string(), 0);
-      co_return data_ports{at.with_port(m.tcp_port), at.with_port(m.udp_port)};
+      co_return data_ports{at.with_port(m.tcp_port), at.with_port(m.udp_port), m.token};
     }
     if (byte[0] == iperf3::extension_refuse) {
       const auto why = iperf3::decode_refuse(

@@ -6,7 +6,9 @@
 //                     written by a sending flow, read by a receiving one (iperf3: 12 or 16 bytes,
 //                     docs/iperf3-protocol.md §5)
 //   connection_hello  the first bytes of each request/response data connection, saying what it is
-//                     for (the hilperf extension: 'H' 'X' 1 kind, docs/hilperf-extension.md §6)
+//                     for, and of each UDP_RR request (the hilperf extension: 'H' 'X' 2 kind and
+//                     the test's token; the token before each request, docs/hilperf-extension.md
+//                     §6)
 #pragma once
 
 #include <cstddef>
@@ -60,9 +62,13 @@ class connection_hello {
   [[nodiscard]] virtual std::size_t size() const = 0;
   // The hello that opens a connection for purpose.
   [[nodiscard]] virtual std::vector<std::uint8_t> encode(rr_connection purpose) const = 0;
-  // The purpose a received hello (size() bytes) announces; nullopt for anything else.
+  // The purpose a received hello (size() bytes) announces; nullopt for anything else (another
+  // protocol, another test's).
   [[nodiscard]] virtual std::optional<rr_connection> decode(
       std::span<const std::uint8_t> hello) const = 0;
+  // The bytes every UDP_RR request starts with, before the request itself; a responder answers
+  // no datagram that does not start with them.
+  [[nodiscard]] virtual std::vector<std::uint8_t> datagram_prefix() const = 0;
 };
 
 }  // namespace hil::traffic

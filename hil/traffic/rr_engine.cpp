@@ -165,9 +165,11 @@ void tcp_crr(const measure::rr_spec& spec, const socket_address& to,
   }
 }
 
-// UDP_RR: one datagram each way per transaction; an unanswered request counts as lost.
-void udp_rr(const measure::rr_spec& spec, const socket_address& to, clock::time_point end,
-            measure::rr_result& r, const rr_progress& progress) {
+// UDP_RR: one datagram each way per transaction (the request after the protocol's prefix); an
+// unanswered request counts as lost.
+void udp_rr(const measure::rr_spec& spec, const socket_address& to,
+            const connection_hello& greeting, clock::time_point end, measure::rr_result& r,
+            const rr_progress& progress) {
   sys::unique_fd fd(::socket(to.family(), SOCK_DGRAM | SOCK_CLOEXEC, 0));
   if (!fd) sys::throw_last_errno("opening a UDP socket");
   if (!spec.bind_device.empty()) bind_to_device(fd.get(), spec.bind_device);
@@ -175,14 +177,16 @@ void udp_rr(const measure::rr_spec& spec, const socket_address& to, clock::time_
     sys::throw_last_errno("connecting a UDP socket to " + to.to_string());
   }
   set_io_timeouts(fd.get(), static_cast<int>(spec.response_timeout.count()));
-  std::vector<std::uint8_t> request(spec.request_size, 'q');
+  std::vector<std::uint8_t> request = greeting.datagram_prefix();
+  const std::size_t body = request.size();  // where the request itself starts
+  request.resize(body + spec.request_size, 'q');
   std::vector<std::uint8_t> response(std::max<std::size_t>(spec.response_size, 64) + 1);
   const std::size_t tag = std::min<std::size_t>({spec.request_size, spec.response_size, 8});
   std::uint64_t seq = 0;
   int unanswered = 0;  // requests lost in a row
   for (auto now = clock::now(); now < end;) {
     ++seq;
-    std::memcpy(request.data(), &seq, tag);
+    std::memcpy(request.data() + body, &seq, tag);
     if (::send(fd.get(), request.data(), request.size(), 0) < 0) {
       if (errno == ECONNREFUSED) {
         throw std::system_error(
@@ -244,7 +248,7 @@ measure::rr_result run_rr(const measure::rr_spec& spec, const socket_address& tc
       tcp_crr(spec, tcp, hello, end, r, progress);
       break;
     case measure::workload::udp_rr:
-      udp_rr(spec, udp, end, r, progress);
+      udp_rr(spec, udp, hello, end, r, progress);
       break;
     default:
       throw std::invalid_argument(

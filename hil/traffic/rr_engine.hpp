@@ -28,7 +28,8 @@ inline constexpr std::chrono::milliseconds load_warmup{1'000};
 using rr_progress = std::function<void(std::uint64_t transactions)>;
 
 // Runs spec against the peer's data listeners: tcp (port of its TCP listener) and udp (its UDP
-// socket), each TCP connection opened with hello. Throws std::system_error when the run cannot
+// socket), each TCP connection opened with hello and each UDP_RR request after its datagram prefix.
+// Throws std::system_error when the run cannot
 // complete: the peer stopped answering (after spec.response_timeout, TCP), refused or reset a
 // connection, with the transaction number.
 measure::rr_result run_rr(const measure::rr_spec& spec, const socket_address& tcp,

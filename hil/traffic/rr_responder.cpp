@@ -4,6 +4,7 @@
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -40,15 +41,31 @@ sys::unique_fd open_bound(const socket_address& local, int type) {
   return fd;
 }
 
+// True when from is the same host as client (ports aside).
+bool same_host(const sockaddr_storage& from, const socket_address& client) {
+  if (from.ss_family != client.family()) return false;
+  if (from.ss_family == AF_INET) {
+    return reinterpret_cast<const sockaddr_in&>(from).sin_addr.s_addr ==
+           reinterpret_cast<const sockaddr_in&>(client.storage).sin_addr.s_addr;
+  }
+  return std::memcmp(&reinterpret_cast<const sockaddr_in6&>(from).sin6_addr,
+                     &reinterpret_cast<const sockaddr_in6&>(client.storage).sin6_addr,
+                     sizeof(in6_addr)) == 0;
+}
+
 // True for the errors a blocking call with a timeout returns while nothing happens.
 bool idle(ssize_t n) { return n < 0 && (errno == EAGAIN || errno == EINTR); }
 
 }  // namespace
 
 rr_responder::rr_responder(const socket_address& local, const measure::rr_spec& spec,
-                           std::shared_ptr<const connection_hello> hello)
+                           std::shared_ptr<const connection_hello> hello,
+                           const socket_address& client)
     : spec_(spec),
       hello_(std::move(hello)),
+      prefix_(hello_->datagram_prefix()),
+      client_(client),
+      max_workers_(1 + 2 * static_cast<std::size_t>(std::max(spec.load_streams, 0))),
       listener_(open_bound(local, SOCK_STREAM)),
       udp_(open_bound(local, SOCK_DGRAM)) {
   if (::listen(listener_.get(), SOMAXCONN) != 0) sys::throw_last_errno("listen on a data port");
@@ -69,20 +86,23 @@ void rr_responder::stop() noexcept {
   udp_thread_.request_stop();
   if (acceptor_.joinable()) acceptor_.join();
   if (udp_thread_.joinable()) udp_thread_.join();
-  std::vector<std::jthread> connections;
+  std::vector<worker> workers;
   {
     const std::scoped_lock lock(mutex_);
-    connections.swap(connections_);
+    workers.swap(workers_);
   }
-  for (auto& t : connections) t.request_stop();
-  connections.clear();  // joins
+  for (auto& w : workers) w.thread.request_stop();
+  workers.clear();  // joins
 }
 
 measure::cpu_usage rr_responder::cpu() const { return cpu_ ? cpu_->usage() : measure::cpu_usage{}; }
 
 void rr_responder::accept_loop(const std::stop_token& st) {
   while (!st.stop_requested()) {
-    sys::unique_fd fd(::accept4(listener_.get(), nullptr, nullptr, SOCK_CLOEXEC));
+    sockaddr_storage from{};
+    socklen_t from_len = sizeof(from);
+    sys::unique_fd fd(
+        ::accept4(listener_.get(), reinterpret_cast<sockaddr*>(&from), &from_len, SOCK_CLOEXEC));
     if (!fd) {
       // The timeout (EAGAIN) or a connection reset before accept: try again. Out of descriptors
       // or memory the next accept would fail at once: wait instead of spinning.
@@ -90,6 +110,10 @@ void rr_responder::accept_loop(const std::stop_token& st) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
       }
       continue;
+    }
+    if (!same_host(from, client_)) {
+      turned_away_.fetch_add(1, std::memory_order_relaxed);
+      continue;  // closed unread
     }
     serve(std::move(fd));
   }
@@ -102,32 +126,52 @@ void rr_responder::serve(sys::unique_fd fd) {
   std::size_t have = 0;
   while (have < hello_size) {
     const ssize_t n = ::recv(fd.get(), first.data() + have, first.size() - have, 0);
-    if (n <= 0) return;  // gone, or silent past the timeout: not one of our clients
+    if (n <= 0) {  // gone, or silent past the timeout: not one of our clients
+      turned_away_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
     have += static_cast<std::size_t>(n);
   }
   const std::vector<std::uint8_t> hello(first.begin(),
                                         first.begin() + static_cast<std::ptrdiff_t>(hello_size));
   const auto kind = hello_->decode(hello);
-  if (!kind) return;
+  if (!kind) {
+    turned_away_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   const std::size_t early = have - hello_size;  // request bytes that came with the hello
   if (*kind == rr_connection::crr) {
     answer_crr(fd.get(), std::span(first).subspan(hello_size), early);
     return;
   }
-  const std::scoped_lock lock(mutex_);
-  connections_.emplace_back([this, kind, early, fd = std::move(fd)](const std::stop_token& stop) {
+  auto shared = std::make_shared<sys::unique_fd>(std::move(fd));
+  const bool started = spawn([this, kind, early, shared](const std::stop_token& stop) {
+    const int sock = shared->get();
     switch (*kind) {
       case rr_connection::rr:
-        answer_rr(fd.get(), early, stop);
+        answer_rr(sock, early, stop);
         break;
       case rr_connection::sink:
-        sink(fd.get(), stop);
+        sink(sock, stop);
         break;
       default:
-        source(fd.get(), stop);
+        source(sock, stop);
         break;
     }
   });
+  if (!started) turned_away_.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool rr_responder::spawn(std::function<void(const std::stop_token&)> body) {
+  const std::scoped_lock lock(mutex_);
+  std::erase_if(workers_, [](const worker& w) { return w.done->load(); });  // joins them
+  if (workers_.size() >= max_workers_) return false;
+  auto done = std::make_shared<std::atomic<bool>>(false);
+  workers_.push_back({done, std::jthread([body = std::move(body), done](const std::stop_token& st) {
+                        body(st);
+                        done->store(true);
+                      })});
+  return true;
 }
 
 void rr_responder::answer_rr(int fd, std::size_t have, const std::stop_token& st) {
@@ -181,7 +225,8 @@ void rr_responder::source(int fd, const std::stop_token& st) {
 }
 
 void rr_responder::udp_loop(const std::stop_token& st) {
-  std::vector<std::uint8_t> request(std::max<std::size_t>(spec_.request_size, 64) + 1);
+  const std::size_t body = prefix_.size();  // where the request starts, after the prefix
+  std::vector<std::uint8_t> request(body + std::max<std::size_t>(spec_.request_size, 64) + 1);
   std::vector<std::uint8_t> response(spec_.response_size, 'r');
   const std::size_t tag = std::min<std::size_t>({spec_.request_size, spec_.response_size, 8});
   while (!st.stop_requested()) {
@@ -190,7 +235,13 @@ void rr_responder::udp_loop(const std::stop_token& st) {
     const ssize_t n = ::recvfrom(udp_.get(), request.data(), request.size(), 0,
                                  reinterpret_cast<sockaddr*>(&from), &from_len);
     if (n <= 0) continue;
-    std::memcpy(response.data(), request.data(), std::min(tag, static_cast<std::size_t>(n)));
+    const auto got = static_cast<std::size_t>(n);
+    if (got < body || !same_host(from, client_) ||
+        !std::equal(prefix_.begin(), prefix_.end(), request.begin())) {
+      turned_away_.fetch_add(1, std::memory_order_relaxed);  // never answered: no reflection
+      continue;
+    }
+    std::memcpy(response.data(), request.data() + body, std::min(tag, got - body));
     if (::sendto(udp_.get(), response.data(), response.size(), 0,
                  reinterpret_cast<const sockaddr*>(&from), from_len) > 0) {
       transactions_.fetch_add(1, std::memory_order_relaxed);

@@ -1,19 +1,26 @@
 // The peer side of the request/response data plane (the hilperf extension's,
 // docs/hilperf-extension.md §5–§6): a TCP listener and a UDP socket (ephemeral ports, or a fixed
 // one) that answer requests, close TCP_CRR connections and sink or source RRUL load, until stop().
-// What each TCP connection is for, its first bytes say (the protocol's connection_hello):
+// What each TCP connection is for, its first bytes say (the protocol's connection_hello, which
+// carries the test's token); only the test's client host is served:
 //
-//   accept thread ── hello ──▶ rr thread:  read request, write response, until EOF
+//   accept thread ── another host, a wrong hello, more than the test needs: closed at once
+//                 ── hello ──▶ rr thread:  read request, write response, until EOF
 //                              crr inline: read request, write response, close (we close first,
 //                                          so TIME_WAIT stays here, not on the client's ports)
 //                              sink thread: read and discard    source thread: write until closed
-//   udp thread: each datagram answered with response_size bytes (its tag echoed)
+//   udp thread: each datagram from the client host that starts with the datagram prefix
+//               answered with response_size bytes (its tag echoed); any other dropped
 //
-// Every blocking call carries a short timeout so stop() is seen within stop_poll.
+// Threads are bounded by the test: one per TCP_RR connection and per RRUL load connection (1 + 2 ×
+// load_streams at once), each with at most request + response (≤ 2 MiB) or one 128 KiB load
+// block; finished ones are joined as new ones come. Every blocking call carries a short timeout
+// so stop() is seen within stop_poll.
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,9 +39,10 @@ namespace hil::traffic {
 class rr_responder {
  public:
   // Opens the listeners on local: TCP and UDP on its port, or on ephemeral ports when it is 0;
-  // hello reads what each TCP connection is for. Throws std::system_error naming the address.
+  // hello reads what each TCP connection is for; client is the only host served (its port is
+  // ignored). Throws std::system_error naming the address.
   rr_responder(const socket_address& local, const measure::rr_spec& spec,
-               std::shared_ptr<const connection_hello> hello);
+               std::shared_ptr<const connection_hello> hello, const socket_address& client);
   ~rr_responder();  // stop()
   rr_responder(const rr_responder&) = delete;
   rr_responder& operator=(const rr_responder&) = delete;
@@ -49,6 +57,9 @@ class rr_responder {
 
   // Responses sent so far (TCP_RR, TCP_CRR and UDP_RR together).
   [[nodiscard]] std::uint64_t transactions() const noexcept { return transactions_.load(); }
+  // Connections and datagrams not served: from another host, without the hello or prefix, or
+  // connections beyond what the test needs.
+  [[nodiscard]] std::uint64_t turned_away() const noexcept { return turned_away_.load(); }
   // CPU use of this process since start().
   [[nodiscard]] measure::cpu_usage cpu() const;
 
@@ -57,22 +68,34 @@ class rr_responder {
  private:
   void accept_loop(const std::stop_token& st);
   void serve(sys::unique_fd fd);
+  // Starts body on a thread of its own, unless the test's threads are all in use (false).
+  bool spawn(std::function<void(const std::stop_token&)> body);
   void answer_rr(int fd, std::size_t have, const std::stop_token& st);
   void answer_crr(int fd, std::span<char> request, std::size_t have);
   void sink(int fd, const std::stop_token& st);
   void source(int fd, const std::stop_token& st);
   void udp_loop(const std::stop_token& st);
 
+  // A connection's thread; done once its body returned (then it is joined at the next spawn).
+  struct worker {
+    std::shared_ptr<std::atomic<bool>> done;
+    std::jthread thread;
+  };
+
   measure::rr_spec spec_;
   std::shared_ptr<const connection_hello> hello_;  // the protocol's data connection hello
+  std::vector<std::uint8_t> prefix_;               // of every UDP_RR request
+  socket_address client_;                          // the only host served
+  std::size_t max_workers_;                        // 1 + 2 × load_streams
   sys::unique_fd listener_;                        // TCP, ephemeral port
   sys::unique_fd udp_;                             // UDP, ephemeral port
   std::uint16_t tcp_port_ = 0;
   std::uint16_t udp_port_ = 0;
   std::atomic<std::uint64_t> transactions_{0};
+  std::atomic<std::uint64_t> turned_away_{0};
   std::optional<measure::cpu_meter> cpu_;  // from start()
-  std::mutex mutex_;                       // guards connections_
-  std::vector<std::jthread> connections_;  // one per R/S/D connection
+  std::mutex mutex_;                       // guards workers_
+  std::vector<worker> workers_;            // one per R/S/D connection
   std::jthread acceptor_;
   std::jthread udp_thread_;
 };

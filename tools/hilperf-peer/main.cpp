@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <charconv>
 #include <chrono>
 #include <ctime>
 #include <iostream>
@@ -18,6 +19,7 @@
 #include <CLI/CLI.hpp>
 
 #include "hil/iperf2/wire.hpp"
+#include "hil/measure/units.hpp"
 #include "hil/report/iperf3_text.hpp"
 #include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_server.hpp"
@@ -80,6 +82,35 @@ int main(int argc, char** argv) {
                      "TCP and UDP port for stock iperf 2 clients (iperf -c, iperf -c -u); 0 = none")
           ->check(CLI::Range(0, 65535))
           ->capture_default_str();
+  int max_duration = 0;
+  app.add_option("--server-max-duration", max_duration,
+                 "longest test (-t + -O, seconds) a client may ask; untimed tests are refused "
+                 "(0 = no cap, as iperf3's)")
+      ->check(CLI::Range(0, 86400))
+      ->capture_default_str();
+  std::string bitrate_limit;
+  app.add_option("--server-bitrate-limit", bitrate_limit,
+                 "RATE[/SECS]: most bit/s of a test, all streams both ways, averaged over SECS "
+                 "(1..60, default 5); suffixes k, M, G as -b (iperf3's option)")
+      ->check([&o](const std::string& text) -> std::string {
+        const auto slash = text.find('/');
+        const auto rate = hil::measure::parse_rate(text.substr(0, slash));
+        if (!rate || *rate == 0) return "RATE must be a positive number of bit/s, e.g. 500M";
+        o.bitrate_limit = *rate;
+        if (slash == std::string::npos) return {};
+        int seconds = 0;
+        const auto tail = std::string_view(text).substr(slash + 1);
+        const auto [end, ec] = std::from_chars(tail.data(), tail.data() + tail.size(), seconds);
+        if (ec != std::errc() || end != tail.data() + tail.size() || seconds < 1 || seconds > 60) {
+          return "SECS after / must be a whole number of seconds from 1 to 60";
+        }
+        o.bitrate_window = std::chrono::seconds(seconds);
+        return {};
+      });
+  app.add_option("--max-streams", o.max_streams,
+                 "most data streams in one test, both directions together")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   bool accept_pkcs1 = false;
   app.add_flag("--use-pkcs1-padding", accept_pkcs1,
                "also accept PKCS#1 v1.5 credentials, from iperf3 clients before 3.17 (open to "
@@ -99,6 +130,7 @@ int main(int argc, char** argv) {
     }
   }
   o.idle_timeout = std::chrono::seconds(idle_timeout);
+  o.max_duration = std::chrono::seconds(max_duration);
   o.rcv_timeout = std::chrono::milliseconds(rcv_timeout_ms);
   o.log = log_line;
   o.server_output = hil::report::format_server_output;  // for clients with --get-server-output

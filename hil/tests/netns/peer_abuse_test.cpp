@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -32,8 +33,10 @@ const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
 
 std::string peer_address() { return bench().peer_ipv4.substr(0, bench().peer_ipv4.find('/')); }
 
-// hilperf-peer in the peer namespace, at most `files` descriptors open (0: no limit of ours).
-std::unique_ptr<hil::sys::child_process> start_peer(int files) {
+// hilperf-peer in the peer namespace, at most `files` descriptors open (0: no limit of ours),
+// with `flags` added to its command line.
+std::unique_ptr<hil::sys::child_process> start_peer(int files,
+                                                    const std::vector<std::string>& flags = {}) {
   std::vector<std::string> argv{"ip", "netns", "exec", bench().peer_netns};
   if (files > 0) {
     argv.insert(argv.end(),
@@ -41,6 +44,7 @@ std::unique_ptr<hil::sys::child_process> start_peer(int files) {
   }
   argv.insert(argv.end(),
               {HILPERF_PEER_BINARY, "-s", "-p", std::to_string(port), "--iperf2-port", "0"});
+  argv.insert(argv.end(), flags.begin(), flags.end());
   auto peer = std::make_unique<hil::sys::child_process>(argv);
   EXPECT_TRUE(peer->wait_for_output("listening on port", 10s)) << peer->output();
   return peer;
@@ -64,6 +68,25 @@ int limit_for_one_more(const std::set<int>& open) {
     if (open.contains(n)) continue;
     if (++free_seen == 2) return n;
   }
+}
+
+// A stock iperf3 client (Debian's 3.12, from PATH) against the peer, from the DUT's namespace
+// (this process's); its exit status and output.
+struct stock_run {
+  std::optional<int> status;
+  std::string output;
+  double seconds = 0;
+};
+stock_run stock_client(std::vector<std::string> flags) {
+  std::vector<std::string> argv{"iperf3", "-c", peer_address(), "-p", std::to_string(port)};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  const auto t0 = std::chrono::steady_clock::now();
+  hil::sys::child_process c(argv);
+  stock_run r;
+  r.status = c.wait(30s);
+  r.output = c.output();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
 }
 
 // CPU time (user + system) the process has used, in seconds.
@@ -115,6 +138,51 @@ TEST(PeerAbuse, OutOfDescriptorsTheAcceptLoopWaitsAndSaysSoOnce) {
     ++lines;
   }
   EXPECT_EQ(lines, 1U) << out;
+}
+
+TEST(PeerAbuse, CapsRefuseStockClientsUpFrontInIperf3sWordsAndTheNextIsServed) {
+  const auto peer = start_peer(
+      0, {"--server-max-duration", "5", "--max-streams", "4", "--server-bitrate-limit", "50M"});
+  struct probe {
+    std::vector<std::string> flags;
+    std::string client_says;  // Debian's iperf3 3.12's words for the error code
+    std::string peer_says;
+  };
+  const std::vector<probe> probes{
+      // 3.12 has no text for IEMAXSERVERTESTDURATIONEXCEEDED (37); 3.17+ print "client's requested
+      // duration exceeds the server's maximum permitted limit".
+      {{"-t", "10"}, "int_errno=37", "10 s (-t + -O) asked, more than --server-max-duration 5 s"},
+      {{"-n", "1M"}, "int_errno=37", "an untimed test (-n/-k) under --server-max-duration 5 s"},
+      {{"-t", "1", "-P", "3", "--bidir"},
+       "number of parallel streams too large",
+       "6 streams asked, more than --max-streams 4"},
+      {{"-t", "1", "-u", "-b", "60M"},
+       "total required bandwidth is larger than server limit",
+       "60000000 bit/s asked (-b × -P), more than --server-bitrate-limit 50000000 bit/s"},
+  };
+  for (const auto& p : probes) {
+    const auto r = stock_client(p.flags);
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_THAT(r.output, HasSubstr(p.client_says));
+    EXPECT_LT(r.seconds, 3.0) << "refused only after " << r.seconds << " s: " << r.output;
+    EXPECT_TRUE(peer->wait_for_output(p.peer_says, 2s)) << peer->output();
+  }
+  const auto honest = stock_client({"-t", "1", "-u", "-b", "10M"});
+  EXPECT_EQ(honest.status, 0) << honest.output << peer->output();
+}
+
+TEST(PeerAbuse, AClientFasterThanTheBitrateLimitIsEndedWithIperf3sWords) {
+  // Unlimited TCP on the bench's gigabit link: about 950 Mbit/s against a 100 Mbit/s limit
+  // averaged over 1 s.
+  const auto peer = start_peer(0, {"--server-bitrate-limit", "100M/1"});
+  const auto r = stock_client({"-t", "5"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("total required bandwidth is larger than server limit"));
+  EXPECT_LT(r.seconds, 3.5) << "ended only after " << r.seconds << " s";
+  EXPECT_TRUE(peer->wait_for_output("averaged over 1 s, more than --server-bitrate-limit", 2s))
+      << peer->output();
+  const auto slow = stock_client({"-t", "2", "-b", "50M"});
+  EXPECT_EQ(slow.status, 0) << slow.output << peer->output();
 }
 
 }  // namespace

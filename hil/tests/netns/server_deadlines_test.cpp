@@ -4,10 +4,15 @@
 //   - wrong-cookie connections during stream creation cannot restart its deadline
 //   - a UDP stream hello from an address that is not the control connection's is ignored
 //   - an untimed test (-n) whose client never sends ends after the receive timeout
+//   - a client closing its control connection during stream creation frees the server at once
+//   - a silent connection during stream creation holds up no stream of the test
+//   - a test past its duration and guard gets iperf3's "server test duration expired"
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <asio.hpp>
+
+#include <poll.h>
 
 #include <future>
 #include <mutex>
@@ -22,6 +27,7 @@
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using namespace std::chrono_literals;
 using asio::ip::tcp;
 using asio::ip::udp;
@@ -32,11 +38,12 @@ std::string without_prefix(const std::string& cidr) { return cidr.substr(0, cidr
 
 // The server in this process, its log kept.
 struct our_server {
-  our_server() {
+  explicit our_server(std::chrono::seconds guard_slack = 40s) {
     hil::session::server_options o;
     o.port = 0;
     o.control_timeout = 2s;
     o.rcv_timeout = 1s;
+    o.guard_slack = guard_slack;
     o.log = [this](const std::string& line) {
       const std::lock_guard lock(mutex);
       lines += line + "\n";
@@ -89,6 +96,20 @@ struct raw_client {
       meanwhile();
       std::this_thread::sleep_for(300ms);
     }
+    return std::chrono::duration<double>(clock_type::now() - t0).count();
+  }
+  // Connects one TCP data stream with this test's cookie.
+  std::unique_ptr<tcp::socket> connect_stream(const tcp::endpoint& to) {
+    auto s = std::make_unique<tcp::socket>(io);
+    s->connect(to);
+    asio::write(*s, asio::buffer(cookie));
+    return s;
+  }
+  // Waits at most `bound` for the control connection to become readable; seconds waited.
+  double seconds_until_readable(std::chrono::seconds bound) {
+    pollfd p{control.native_handle(), POLLIN, 0};
+    const auto t0 = clock_type::now();
+    (void)::poll(&p, 1, static_cast<int>(std::chrono::milliseconds(bound).count()));
     return std::chrono::duration<double>(clock_type::now() - t0).count();
   }
   asio::io_context io;
@@ -152,6 +173,62 @@ TEST(ServerDeadlines, AnUntimedTestWhoseClientNeverSendsEndsAfterTheReceiveTimeo
   const double took = client.seconds_until_closed(10s, [] {});
   EXPECT_LT(took, 3.0) << "the untimed test held the server\n" << ours.log();
   EXPECT_THAT(ours.log(), HasSubstr("no data for 1 s in an untimed test")) << ours.log();
+}
+
+TEST(ServerDeadlines, ClosingTheControlConnectionDuringStreamCreationFreesTheServerAtOnce) {
+  our_server ours;
+  hil::measure::test_spec spec;
+  spec.duration = 2s;
+  const auto t0 = clock_type::now();
+  {
+    raw_client leaving(ours.at(), spec);
+    leaving.control.close();  // parameters sent, then gone before any stream
+  }
+  ASSERT_TRUE(hil::test::eventually(
+      [&] { return ours.log().find("closed the control connection") != std::string::npos; }, 2s))
+      << ours.log();
+  const double freed = std::chrono::duration<double>(clock_type::now() - t0).count();
+  EXPECT_LT(freed, 1.0) << "the server waited for the streams of a client that had gone\n"
+                        << ours.log();
+  raw_client next(ours.at(), spec);  // served, not refused as busy (its constructor checks)
+  EXPECT_THAT(ours.log(), Not(HasSubstr("busy"))) << ours.log();
+}
+
+TEST(ServerDeadlines, ASilentConnectionHoldsUpNoStreamOfTheTest) {
+  our_server ours;
+  hil::measure::test_spec spec;
+  spec.duration = 1s;
+  raw_client client(ours.at(), spec);
+  tcp::socket silent(client.io);
+  silent.connect(ours.at());  // connected first, and never sends a cookie
+  const auto stream = client.connect_stream(ours.at());
+  // With cookies read one connection after another, TEST_START waited for the silent one until
+  // stream creation's 2 s deadline (and then failed).
+  const double waited = client.seconds_until_readable(3s);
+  EXPECT_LT(waited, 1.0) << ours.log();
+  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_start) << ours.log();
+}
+
+TEST(ServerDeadlines, ATestPastItsDurationAndGuardGetsIperf3sDurationExpired) {
+  our_server ours(1s);
+  hil::measure::test_spec spec;
+  spec.duration = 1s;
+  raw_client client(ours.at(), spec);
+  const auto stream = client.connect_stream(ours.at());
+  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_start);
+  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_running);
+  // The client never says TEST_END: after 1 s of test and 1 s of guard, iperf3 3.21's answer.
+  const double waited = client.seconds_until_readable(5s);
+  EXPECT_LT(waited, 3.5) << ours.log();
+  ASSERT_EQ(client.read_state(), hil::iperf3::state::server_error) << ours.log();
+  std::array<std::uint8_t, 8> payload{};
+  asio::read(client.control, asio::buffer(payload));
+  EXPECT_EQ(hil::iperf3::decode_server_error(payload).i_errno, 160)
+      << hil::iperf3::describe_server_error(hil::iperf3::decode_server_error(payload));
+  EXPECT_TRUE(hil::test::eventually(
+      [&] { return ours.log().find("ran past its duration plus the guard") != std::string::npos; },
+      2s))
+      << ours.log();
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "hil/iperf3/extension.hpp"
@@ -45,7 +47,7 @@ TEST(IperfExtension, RequestIsAValidPlainTcpTestForAStockServer) {
 TEST(IperfExtension, RequestRoundTrips) {
   const auto r = ip::decode_request(ip::encode_request_params(crr_spec()));
   ASSERT_TRUE(r.has_value());
-  EXPECT_EQ(r->version, 1);
+  EXPECT_EQ(r->version, 2);
   EXPECT_EQ(r->spec.kind, workload::tcp_crr);
   EXPECT_EQ(r->spec.request_size, 64U);
   EXPECT_EQ(r->spec.response_size, 1024U);
@@ -72,10 +74,15 @@ TEST(IperfExtension, MalformedFieldsAreNamed) {
               ::testing::ThrowsMessage<std::system_error>(HasSubstr("not an object")));
 }
 
-TEST(IperfExtension, ANewerVersionIsRefusedWithTheReason) {
-  const auto r = ip::decode_request(R"({"tcp":true,"time":1,"hilperf":{"version":2}})");
-  ASSERT_TRUE(r.has_value());
-  EXPECT_THAT(ip::validate_request(*r), HasSubstr("version 2 is not supported"));
+TEST(IperfExtension, AnotherVersionIsRefusedWithTheReason) {
+  for (const int version : {1, 3}) {
+    const auto r = ip::decode_request(
+        fmt::format(R"({{"tcp":true,"time":1,"hilperf":{{"version":{}}}}})", version));
+    ASSERT_TRUE(r.has_value());
+    EXPECT_THAT(ip::validate_request(*r),
+                HasSubstr(fmt::format("version {} is not supported", version)));
+    EXPECT_THAT(ip::validate_request(*r), HasSubstr("use the same hilperf release on both ends"));
+  }
 }
 
 TEST(IperfExtension, StreamWorkloadsAndHugeDatagramsAreRefused) {
@@ -88,28 +95,51 @@ TEST(IperfExtension, StreamWorkloadsAndHugeDatagramsAreRefused) {
 }
 
 TEST(IperfExtension, AnswersRoundTrip) {
-  const auto a = ip::decode_accept(ip::encode_accept({1, 40123, 40124}));
+  const ip::data_token token{0x9f, 0x86, 0xd0, 0x81, 0x88, 0x4c, 0x7d, 0x65};
+  const std::string accept = ip::encode_accept({2, 40123, 40124, token});
+  EXPECT_THAT(accept, HasSubstr(R"("token":"9f86d081884c7d65")"));
+  const auto a = ip::decode_accept(accept);
   EXPECT_EQ(a.tcp_port, 40123);
   EXPECT_EQ(a.udp_port, 40124);
+  EXPECT_EQ(a.token, token);
   EXPECT_EQ(ip::decode_refuse(ip::encode_refuse("no such workload")), "no such workload");
   const auto res = ip::decode_ext_results(ip::encode_ext_results({12345, 50.5, 10.25, 40.25}));
   EXPECT_EQ(res.transactions, 12345U);
   EXPECT_DOUBLE_EQ(res.cpu_util_system, 40.25);
-  EXPECT_THROW((void)ip::decode_accept(R"({"version":1,"tcp_port":0,"udp_port":1})"),
+  EXPECT_THROW((void)ip::decode_accept(R"({"version":2,"tcp_port":0,"udp_port":1})"),
                std::system_error);
 }
 
-TEST(IperfExtension, HellosAreRecognisedAndNothingElse) {
+TEST(IperfExtension, AnAnswerWithoutAWellFormedTokenIsRefusedNamingIt) {
+  for (const char* json : {R"({"version":1,"tcp_port":1,"udp_port":1})",
+                           R"({"version":2,"tcp_port":1,"udp_port":1,"token":"9f86d0"})",
+                           R"({"version":2,"tcp_port":1,"udp_port":1,"token":"9F86D081884C7D65"})",
+                           R"({"version":2,"tcp_port":1,"udp_port":1,"token":7})"}) {
+    EXPECT_THAT([&] { (void)ip::decode_accept(json); },
+                ::testing::ThrowsMessage<std::system_error>(HasSubstr("token")))
+        << json;
+  }
+}
+
+TEST(IperfExtension, HellosAreRecognisedWithTheirTestsTokenAndNothingElse) {
+  const ip::data_token token{1, 2, 3, 4, 5, 6, 7, 8};
   for (const auto k :
        {ip::data_kind::rr, ip::data_kind::crr, ip::data_kind::sink, ip::data_kind::source}) {
-    EXPECT_EQ(ip::decode_hello(ip::encode_hello(k)), k);
+    EXPECT_EQ(ip::decode_hello(ip::encode_hello(k, token), token), k);
   }
-  const std::array<std::uint8_t, 4> cookie_start{'a', 'b', 'c', 'd'};
-  EXPECT_FALSE(ip::decode_hello(cookie_start).has_value());
-  const std::array<std::uint8_t, 4> unknown_kind{'H', 'X', 1, 'Z'};
-  EXPECT_FALSE(ip::decode_hello(unknown_kind).has_value());
-  const std::array<std::uint8_t, 4> next_version{'H', 'X', 2, 'R'};
-  EXPECT_FALSE(ip::decode_hello(next_version).has_value());
+  const auto hello = [](std::array<std::uint8_t, 4> head, const ip::data_token& t) {
+    std::array<std::uint8_t, ip::hello_size> h{};
+    std::copy(head.begin(), head.end(), h.begin());
+    std::copy(t.begin(), t.end(), h.begin() + 4);
+    return h;
+  };
+  EXPECT_TRUE(ip::decode_hello(hello({'H', 'X', 2, 'R'}, token), token).has_value());
+  EXPECT_FALSE(ip::decode_hello(hello({'a', 'b', 'c', 'd'}, token), token).has_value());
+  EXPECT_FALSE(ip::decode_hello(hello({'H', 'X', 2, 'Z'}, token), token).has_value());
+  EXPECT_FALSE(ip::decode_hello(hello({'H', 'X', 1, 'R'}, token), token).has_value());
+  const ip::data_token other{1, 2, 3, 4, 5, 6, 7, 9};
+  EXPECT_FALSE(ip::decode_hello(hello({'H', 'X', 2, 'R'}, other), token).has_value())
+      << "another test's token";
 }
 
 TEST(Workload, NamesFollowNetperf) {

@@ -36,17 +36,23 @@ TEST(Iperf3Framing, DatagramStampsAreIperf3Headers) {
 }
 
 TEST(Iperf3Framing, ConnectionHellosAreTheExtensionsHellos) {
-  const auto hello = extension_hello();
-  EXPECT_EQ(hello->size(), 4U);
+  const auto hello = extension_hello({1, 2, 3, 4, 5, 6, 7, 8});
+  EXPECT_EQ(hello->size(), 12U);
   EXPECT_EQ(hello->encode(traffic::rr_connection::crr),
-            (std::vector<std::uint8_t>{'H', 'X', 1, 'C'}));
+            (std::vector<std::uint8_t>{'H', 'X', 2, 'C', 1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(hello->datagram_prefix(), (std::vector<std::uint8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_FALSE(extension_hello({8, 7, 6, 5, 4, 3, 2, 1})
+                   ->decode(hello->encode(traffic::rr_connection::rr))
+                   .has_value())
+      << "another test's hello";
   for (const auto purpose : {traffic::rr_connection::rr, traffic::rr_connection::crr,
                              traffic::rr_connection::sink, traffic::rr_connection::source}) {
     EXPECT_EQ(hello->decode(hello->encode(purpose)), purpose);
   }
-  const std::array<std::uint8_t, 4> http{'G', 'E', 'T', ' '};
+  const std::array<std::uint8_t, 12> http{'G', 'E', 'T', ' ', '/', ' ',
+                                          'H', 'T', 'T', 'P', '/', '1'};
   EXPECT_FALSE(hello->decode(http).has_value());
-  EXPECT_FALSE(hello->decode(std::span(http.data(), 3)).has_value());
+  EXPECT_FALSE(hello->decode(std::span(http.data(), 4)).has_value());
 }
 
 TEST(Iperf3Framing, RunTotalsSurviveTheResultsExchange) {
