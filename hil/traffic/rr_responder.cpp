@@ -2,6 +2,7 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -19,6 +20,9 @@ namespace {
 
 constexpr int poll_ms = static_cast<int>(rr_responder::stop_poll.count());
 constexpr std::size_t load_block = 128 * 1024;
+// Connections whose hello is due at once, at most, and how long each may take to send it.
+constexpr std::size_t max_greetings = 64;
+constexpr std::chrono::seconds greeting_timeout{1};
 
 sys::unique_fd open_bound(const socket_address& local, int type) {
   sys::unique_fd fd(::socket(local.family(), type | SOCK_CLOEXEC, 0));
@@ -98,58 +102,76 @@ void rr_responder::stop() noexcept {
 measure::cpu_usage rr_responder::cpu() const { return cpu_ ? cpu_->usage() : measure::cpu_usage{}; }
 
 void rr_responder::accept_loop(const std::stop_token& st) {
+  // Connections whose hello is still due, each read as its bytes come: a silent or slow one holds
+  // up no other, and is dropped at its deadline.
+  struct greeting {
+    sys::unique_fd fd;
+    std::vector<std::uint8_t> hello;
+    std::size_t have = 0;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  std::vector<greeting> waiting;
+  std::vector<pollfd> polled;
   while (!st.stop_requested()) {
+    polled.assign(1, pollfd{listener_.get(), POLLIN, 0});
+    for (const auto& g : waiting) polled.push_back(pollfd{g.fd.get(), POLLIN, 0});
+    if (::poll(polled.data(), polled.size(), poll_ms) < 0) continue;  // EINTR
+    const auto now = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < waiting.size(); ++i) {
+      auto& g = waiting[i];
+      if (polled[i + 1].revents != 0) {
+        // Never past the hello: what follows (a TCP_CRR request) is the connection's own.
+        const ssize_t n =
+            ::recv(g.fd.get(), g.hello.data() + g.have, g.hello.size() - g.have, MSG_DONTWAIT);
+        if (n > 0) g.have += static_cast<std::size_t>(n);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) g.deadline = now;  // gone
+      }
+      if (g.have == g.hello.size()) {
+        serve(std::move(g.fd), g.hello);
+      } else if (now >= g.deadline) {
+        turned_away_.fetch_add(1, std::memory_order_relaxed);
+        g.fd.reset();
+      }
+    }
+    std::erase_if(waiting, [](const greeting& g) { return !g.fd; });
+    if ((polled[0].revents & POLLIN) == 0) continue;
     sockaddr_storage from{};
     socklen_t from_len = sizeof(from);
     sys::unique_fd fd(
         ::accept4(listener_.get(), reinterpret_cast<sockaddr*>(&from), &from_len, SOCK_CLOEXEC));
     if (!fd) {
-      // The timeout (EAGAIN) or a connection reset before accept: try again. Out of descriptors
-      // or memory the next accept would fail at once: wait instead of spinning.
+      // A connection reset before accept: try again. Out of descriptors or memory the next
+      // accept would fail at once: wait instead of spinning.
       if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
       }
       continue;
     }
-    if (!same_host(from, client_)) {
+    if (!same_host(from, client_) || waiting.size() >= max_greetings) {
       turned_away_.fetch_add(1, std::memory_order_relaxed);
       continue;  // closed unread
     }
-    serve(std::move(fd));
+    waiting.push_back(
+        {std::move(fd), std::vector<std::uint8_t>(hello_->size()), 0, now + greeting_timeout});
   }
 }
 
-void rr_responder::serve(sys::unique_fd fd) {
-  // One read takes the hello and, for TCP_CRR, the request written with it.
-  const std::size_t hello_size = hello_->size();
-  std::vector<char> first(hello_size + spec_.request_size);
-  std::size_t have = 0;
-  while (have < hello_size) {
-    const ssize_t n = ::recv(fd.get(), first.data() + have, first.size() - have, 0);
-    if (n <= 0) {  // gone, or silent past the timeout: not one of our clients
-      turned_away_.fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
-    have += static_cast<std::size_t>(n);
-  }
-  const std::vector<std::uint8_t> hello(first.begin(),
-                                        first.begin() + static_cast<std::ptrdiff_t>(hello_size));
+void rr_responder::serve(sys::unique_fd fd, const std::vector<std::uint8_t>& hello) {
   const auto kind = hello_->decode(hello);
   if (!kind) {
     turned_away_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  const std::size_t early = have - hello_size;  // request bytes that came with the hello
   if (*kind == rr_connection::crr) {
-    answer_crr(fd.get(), std::span(first).subspan(hello_size), early);
+    answer_crr(fd.get());
     return;
   }
   auto shared = std::make_shared<sys::unique_fd>(std::move(fd));
-  const bool started = spawn([this, kind, early, shared](const std::stop_token& stop) {
+  const bool started = spawn([this, kind, shared](const std::stop_token& stop) {
     const int sock = shared->get();
     switch (*kind) {
       case rr_connection::rr:
-        answer_rr(sock, early, stop);
+        answer_rr(sock, stop);
         break;
       case rr_connection::sink:
         sink(sock, stop);
@@ -174,8 +196,8 @@ bool rr_responder::spawn(std::function<void(const std::stop_token&)> body) {
   return true;
 }
 
-void rr_responder::answer_rr(int fd, std::size_t have, const std::stop_token& st) {
-  // The first request's first `have` bytes were read with the hello; only their count matters.
+void rr_responder::answer_rr(int fd, const std::stop_token& st) {
+  std::size_t have = 0;  // of the current request
   std::vector<char> request(spec_.request_size);
   std::vector<char> response(spec_.response_size, 'r');
   while (!st.stop_requested()) {
@@ -195,10 +217,11 @@ void rr_responder::answer_rr(int fd, std::size_t have, const std::stop_token& st
   }
 }
 
-void rr_responder::answer_crr(int fd, std::span<char> request, std::size_t have) {
+void rr_responder::answer_crr(int fd) {
+  std::vector<char> request(spec_.request_size);
   std::vector<char> response(spec_.response_size, 'r');
   try {
-    if (have < request.size()) read_exact(fd, request.data() + have, request.size() - have);
+    read_exact(fd, request.data(), request.size());
     write_all(fd, response.data(), response.size());
     transactions_.fetch_add(1, std::memory_order_relaxed);
   } catch (const std::system_error&) {

@@ -5,6 +5,7 @@
 // carries the test's token); only the test's client host is served:
 //
 //   accept thread ── another host, a wrong hello, more than the test needs: closed at once
+//     (polls the listener and up to 64 connections whose hello is due, each within 1 s)
 //                 ── hello ──▶ rr thread:  read request, write response, until EOF
 //                              crr inline: read request, write response, close (we close first,
 //                                          so TIME_WAIT stays here, not on the client's ports)
@@ -67,11 +68,13 @@ class rr_responder {
 
  private:
   void accept_loop(const std::stop_token& st);
-  void serve(sys::unique_fd fd);
+  // A connection whose hello (hello_->size() bytes) has arrived: TCP_CRR answered here, the
+  // others on a thread of their own.
+  void serve(sys::unique_fd fd, const std::vector<std::uint8_t>& hello);
   // Starts body on a thread of its own, unless the test's threads are all in use (false).
   bool spawn(std::function<void(const std::stop_token&)> body);
-  void answer_rr(int fd, std::size_t have, const std::stop_token& st);
-  void answer_crr(int fd, std::span<char> request, std::size_t have);
+  void answer_rr(int fd, const std::stop_token& st);
+  void answer_crr(int fd);
   void sink(int fd, const std::stop_token& st);
   void source(int fd, const std::stop_token& st);
   void udp_loop(const std::stop_token& st);

@@ -1,6 +1,7 @@
 // hilperf-peer against what a lab PC's network can throw at it (issue 13's probes), a real peer
 // process in the peer namespace of this run's bench: each probe asserts the outcome a peer left
-// running for months must show.
+// running for months must show: out of descriptors, capped tests, garbage connections, strangers
+// on the extension's data port.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -18,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "hil/session/workload_client.hpp"
 #include "hil/sys/child_process.hpp"
 #include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/test_bench.hpp"
@@ -87,6 +90,15 @@ stock_run stock_client(std::vector<std::string> flags) {
   r.output = c.output();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+// A field of /proc/<pid>/status ("Threads", "VmRSS" in kB).
+long status_field(pid_t pid, const std::string& name) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(name + ":", 0) == 0) return std::stol(line.substr(name.size() + 1));
+  }
+  return -1;
 }
 
 // CPU time (user + system) the process has used, in seconds.
@@ -183,6 +195,104 @@ TEST(PeerAbuse, AClientFasterThanTheBitrateLimitIsEndedWithIperf3sWords) {
       << peer->output();
   const auto slow = stock_client({"-t", "2", "-b", "50M"});
   EXPECT_EQ(slow.status, 0) << slow.output << peer->output();
+}
+
+TEST(PeerAbuse, GarbageConnectionsLeaveNoTraceAndTheNextClientIsServed) {
+  const auto peer = start_peer(0);
+  ASSERT_EQ(stock_client({"-t", "1"}).status, 0);  // warm: the first test's allocations are done
+  const auto fds = open_descriptors(peer->pid());
+  const long rss = status_field(peer->pid(), "VmRSS");
+  asio::io_context io;
+  const asio::ip::tcp::endpoint to(asio::ip::make_address(peer_address()), port);
+  std::string garbage(4096, '\0');
+  for (std::size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<char>(i * 131 + 7);
+  constexpr int connections = 3000;
+  for (int i = 0; i < connections; ++i) {
+    asio::ip::tcp::socket s(io);
+    s.connect(to);
+    asio::error_code ignored;
+    asio::write(s, asio::buffer(garbage.data(), 1 + static_cast<std::size_t>(i) % garbage.size()),
+                ignored);
+  }
+  const auto next = stock_client({"-t", "1"});
+  EXPECT_EQ(next.status, 0) << next.output << peer->output();
+  ASSERT_TRUE(hil::test::eventually([&] { return open_descriptors(peer->pid()) == fds; }, 5s))
+      << "descriptors left open after " << connections << " garbage connections";
+  const long grown = status_field(peer->pid(), "VmRSS") - rss;
+  std::cout << connections << " garbage connections: RSS " << rss << " kB, grown by " << grown
+            << " kB; threads " << status_field(peer->pid(), "Threads") << "\n";
+  EXPECT_LT(grown, 4096) << "RSS grew by " << grown << " kB";
+}
+
+TEST(PeerAbuse, TheExtensionsDataPortServesOnlyItsTestsClientWithItsToken) {
+  const auto peer = start_peer(0, {"--data-port", "5302"});
+  const long idle_threads = status_field(peer->pid(), "Threads");
+  hil::session::workload_options o;
+  o.host = peer_address();
+  o.port = port;
+  o.spec.kind = hil::measure::workload::tcp_rr;
+  o.spec.duration = 3s;
+  std::promise<void> flowing;
+  o.on_transaction = [&flowing](std::uint64_t n) {
+    if (n == 100) flowing.set_value();
+  };
+  auto run = std::async(std::launch::async, [&] { return hil::session::run_workload(o); });
+  ASSERT_EQ(flowing.get_future().wait_for(10s), std::future_status::ready);
+  const long test_threads = status_field(peer->pid(), "Threads");
+  // Mid-test: connections to the data port without the test's token (each used to get a thread
+  // of its own), and datagrams from a socket of no test (each used to get a 65,507-byte answer).
+  asio::io_context io;
+  const asio::ip::address at = asio::ip::make_address(peer_address());
+  std::vector<asio::ip::tcp::socket> intruders;
+  for (int i = 0; i < 200; ++i) {
+    intruders.emplace_back(io).connect({at, 5302});
+    const std::array<std::uint8_t, 4> old_hello{'H', 'X', 1, 'R'};  // version 1's, no token
+    asio::write(intruders.back(), asio::buffer(old_hello));
+  }
+  asio::ip::udp::socket stranger(io, asio::ip::udp::v4());
+  stranger.non_blocking(true);
+  for (const std::size_t size : {1, 12, 64, 1472}) {
+    stranger.send_to(asio::buffer(std::string(size, 'x')), {at, 5302});
+  }
+  const long busy_threads = status_field(peer->pid(), "Threads");
+  std::this_thread::sleep_for(300ms);
+  std::array<std::uint8_t, 65536> reply{};
+  asio::error_code ec;
+  (void)stranger.receive(asio::buffer(reply), 0, ec);
+  EXPECT_EQ(ec, asio::error::would_block) << "the data port answered a socket of no test";
+  const auto r = run.get();
+  EXPECT_GT(r.transactions, 1000U) << "the test's own client was held up";
+  std::cout << "peer threads: idle " << idle_threads << ", in TCP_RR " << test_threads
+            << ", with 200 intruders as well " << busy_threads << "\n";
+  EXPECT_EQ(busy_threads, test_threads) << "intruders got threads";
+  EXPECT_TRUE(peer->wait_for_output("turned away", 5s)) << peer->output();
+}
+
+TEST(PeerAbuse, SilentConnectionsOnTheDataPortHoldUpNoTransaction) {
+  const auto peer = start_peer(0, {"--data-port", "5302"});
+  hil::session::workload_options o;
+  o.host = peer_address();
+  o.port = port;
+  o.spec.kind = hil::measure::workload::tcp_crr;
+  o.spec.duration = 2s;
+  std::promise<void> flowing;
+  o.on_transaction = [&flowing](std::uint64_t n) {
+    if (n == 100) flowing.set_value();
+  };
+  auto run = std::async(std::launch::async, [&] { return hil::session::run_workload(o); });
+  ASSERT_EQ(flowing.get_future().wait_for(10s), std::future_status::ready);
+  // From the client's own host, connected and silent: each used to stop the peer's acceptor for
+  // its 200 ms receive timeout, one after the other (20 of them: 4 s without a transaction).
+  asio::io_context io;
+  std::vector<asio::ip::tcp::socket> silent;
+  for (int i = 0; i < 20; ++i) {
+    silent.emplace_back(io).connect({asio::ip::make_address(peer_address()), 5302});
+  }
+  const auto r = run.get();
+  const auto s = r.latency.summarize();
+  std::cout << "TCP_CRR beside 20 silent connections: " << r.transactions << " transactions, max "
+            << s.max_us << " us\n";
+  EXPECT_LT(s.max_us, 1e6) << "a transaction waited behind the silent connections";
 }
 
 }  // namespace

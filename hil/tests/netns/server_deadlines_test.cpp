@@ -7,6 +7,7 @@
 //   - a client closing its control connection during stream creation frees the server at once
 //   - a silent connection during stream creation holds up no stream of the test
 //   - a test past its duration and guard gets iperf3's "server test duration expired"
+//   - a results message nested 200,000 deep is refused, and the next client is served
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include <future>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "hil/iperf3/params.hpp"
 #include "hil/iperf3/wire.hpp"
@@ -229,6 +231,32 @@ TEST(ServerDeadlines, ATestPastItsDurationAndGuardGetsIperf3sDurationExpired) {
       [&] { return ours.log().find("ran past its duration plus the guard") != std::string::npos; },
       2s))
       << ours.log();
+}
+
+TEST(ServerDeadlines, ADeeplyNestedResultsMessageIsRefusedAndTheNextClientIsServed) {
+  our_server ours;
+  hil::measure::test_spec spec;
+  spec.duration = 1s;
+  {
+    raw_client client(ours.at(), spec);
+    const auto stream = client.connect_stream(ours.at());
+    EXPECT_EQ(client.read_state(), hil::iperf3::state::test_start);
+    EXPECT_EQ(client.read_state(), hil::iperf3::state::test_running);
+    std::this_thread::sleep_for(1s);
+    const std::array<std::uint8_t, 1> end{hil::iperf3::state_to_byte(hil::iperf3::state::test_end)};
+    asio::write(client.control, asio::buffer(end));
+    EXPECT_EQ(client.read_state(), hil::iperf3::state::exchange_results);
+    // 400 kB, under the 4 MiB results limit: it crashed the peer's error text (dump() recursed).
+    constexpr int depth = 200'000;
+    const std::string deep =
+        R"({"cpu_util_total":)" + std::string(depth, '[') + std::string(depth, ']') + "}";
+    asio::write(client.control, asio::buffer(hil::iperf3::encode_frame(deep)));
+    EXPECT_LT(client.seconds_until_closed(5s, [] {}), 2.0) << ours.log();
+  }
+  EXPECT_TRUE(hil::test::eventually(
+      [&] { return ours.log().find("nests deeper than 128 levels") != std::string::npos; }, 2s))
+      << ours.log();
+  raw_client next(ours.at(), spec);  // served (its constructor checks PARAM_EXCHANGE and more)
 }
 
 }  // namespace
