@@ -97,6 +97,12 @@ std::optional<cap_refusal> over_cap(const measure::test_spec& spec, const server
   return std::nullopt;
 }
 
+// A test the server ended, after sending the client SERVER_ERROR and the reason's i_errno.
+class ended_by_server : public worded_error {
+ public:
+  using worded_error::worded_error;
+};
+
 // Answers ACCESS_DENIED (busy, or a wrong cookie) and closes, as iperf3 does.
 void deny(tcp::socket& sock) {
   const std::array<std::uint8_t, 1> denied{static_cast<std::uint8_t>(iperf3::state::access_denied)};
@@ -535,7 +541,7 @@ awaitable<void> test_session::run_test(traffic::test_run& run) {
     if (cap) {
       if (const auto average = cap->exceeded(now, now_moved)) {
         send_server_error({ie_total_rate, 0});
-        throw worded_error(
+        throw ended_by_server(
             std::make_error_code(std::errc::operation_not_permitted),
             fmt::format("{:.0f} bit/s averaged over {} s, more than --server-bitrate-limit {} "
                         "bit/s: test ended",
@@ -554,8 +560,19 @@ awaitable<void> test_session::run_test(traffic::test_run& run) {
                       std::chrono::duration<double>(srv_.o.rcv_timeout).count()));
     }
   };
-  co_await await_test_end(
-      guard, first, step, [&] { run.sample_interval(clock::now()); }, watch);
+  std::exception_ptr ended;
+  try {
+    co_await await_test_end(
+        guard, first, step, [&] { run.sample_interval(clock::now()); }, watch);
+  } catch (const ended_by_server&) {
+    ended = std::current_exception();
+  }
+  if (ended) {
+    // The streams stay open until the client has read why (it closes), 500 ms at most: a client
+    // whose writes failed first would print "Connection reset by peer" instead of our error.
+    (void)co_await until(detail::capture(ctl_.wait_readable()), clock::now() + 500ms);
+    std::rethrow_exception(ended);
+  }
   run.finish();
   run.close();  // like iperf3: data sockets close on TEST_END, before the results
 }
@@ -612,8 +629,8 @@ awaitable<void> test_session::await_test_end(clock::time_point guard, clock::tim
     const auto now = clock::now();
     if (now >= guard) {
       send_server_error({ie_server_duration_expired, 0});  // iperf3 3.21's words for it
-      throw std::system_error(std::make_error_code(std::errc::timed_out),
-                              "the test ran past its duration plus the guard time");
+      throw ended_by_server(std::make_error_code(std::errc::timed_out),
+                            "the test ran past its duration plus the guard time");
     }
     if (srv_.stopping) {
       ctl_.send_state_best_effort(iperf3::state::server_terminate);
