@@ -94,10 +94,24 @@ awaitable<std::string> control_channel::read_frame(std::size_t max_len,
                                                    std::chrono::milliseconds timeout) {
   iperf3::frame_decoder decoder(max_len);
   std::array<std::uint8_t, 4096> buf{};
-  while (!decoder.complete()) {
-    const std::size_t want = std::min(buf.size(), decoder.bytes_needed());
-    co_await read_exact(std::span(buf.data(), want), timeout);
-    decoder.feed(reinterpret_cast<const char*>(buf.data()), want);
+  // One deadline for the whole message: a sender trickling bytes cannot stretch it.
+  const auto deadline = clock::now() + timeout;
+  bool started = false;
+  try {
+    while (!decoder.complete()) {
+      const std::size_t want = std::min(buf.size(), decoder.bytes_needed());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+      co_await read_exact(std::span(buf.data(), want),
+                          std::max(left, std::chrono::milliseconds(1)));
+      decoder.feed(reinterpret_cast<const char*>(buf.data()), want);
+      started = true;
+    }
+  } catch (const std::system_error& e) {
+    if (e.code() != std::errc::timed_out || !started) throw;
+    throw std::system_error(e.code(),
+                            fmt::format("a message from {} did not arrive whole within {} s", peer_,
+                                        static_cast<double>(timeout.count()) / 1000.0));
   }
   co_return decoder.take();
 }

@@ -49,7 +49,7 @@ class control_channel {
   awaitable<void> read_exact(std::span<std::uint8_t> out, std::chrono::milliseconds timeout);
   // Writes all bytes.
   awaitable<void> write_bytes(std::span<const std::uint8_t> bytes);
-  // Reads one length-prefixed JSON message of at most max_len bytes within timeout.
+  // Reads one length-prefixed JSON message of at most max_len bytes, all of it within timeout.
   awaitable<std::string> read_frame(std::size_t max_len, std::chrono::milliseconds timeout);
   // Writes one length-prefixed JSON message.
   awaitable<void> write_frame(std::string_view json);

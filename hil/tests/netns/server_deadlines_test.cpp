@@ -8,6 +8,7 @@
 //   - a silent connection during stream creation holds up no stream of the test
 //   - a test past its duration and guard gets iperf3's "server test duration expired"
 //   - a results message nested 200,000 deep is refused, and the next client is served
+//   - a results message trickled in pieces cannot stretch its deadline
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -257,6 +258,33 @@ TEST(ServerDeadlines, ADeeplyNestedResultsMessageIsRefusedAndTheNextClientIsServ
       [&] { return ours.log().find("nests deeper than 128 levels") != std::string::npos; }, 2s))
       << ours.log();
   raw_client next(ours.at(), spec);  // served (its constructor checks PARAM_EXCHANGE and more)
+}
+
+TEST(ServerDeadlines, AResultsMessageTrickledInPiecesCannotStretchItsDeadline) {
+  our_server ours;  // control_timeout 2 s
+  hil::measure::test_spec spec;
+  spec.duration = 1s;
+  raw_client client(ours.at(), spec);
+  const auto stream = client.connect_stream(ours.at());
+  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_start);
+  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_running);
+  std::this_thread::sleep_for(1s);
+  const std::array<std::uint8_t, 1> end{hil::iperf3::state_to_byte(hil::iperf3::state::test_end)};
+  asio::write(client.control, asio::buffer(end));
+  EXPECT_EQ(client.read_state(), hil::iperf3::state::exchange_results);
+  // 1,000,000 bytes announced (under the 4 MiB limit), then 2,048 every 300 ms: each 4,096-byte
+  // read used to get a wait of its own, so the server was held for 2.5 minutes.
+  const std::array<std::uint8_t, 4> length{0, 0x0f, 0x42, 0x40};
+  asio::write(client.control, asio::buffer(length));
+  std::string piece(2048, ' ');
+  const double took = client.seconds_until_closed(10s, [&] {
+    asio::error_code ignored;
+    asio::write(client.control, asio::buffer(piece), ignored);
+  });
+  EXPECT_LT(took, 3.5) << ours.log();
+  EXPECT_TRUE(hil::test::eventually(
+      [&] { return ours.log().find("did not arrive whole within 2 s") != std::string::npos; }, 2s))
+      << ours.log();
 }
 
 }  // namespace
