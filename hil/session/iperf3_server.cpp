@@ -120,12 +120,18 @@ class test_session : public std::enable_shared_from_this<test_session> {
   awaitable<void> run();
   // The listener hands over data stream connections while this session is creating streams.
   [[nodiscard]] bool accepting_streams() const noexcept { return accepting_; }
-  // True once the results are displayed: the test is over, only the goodbye is left.
+  // True once the session has nothing left but its goodbye: the results are displayed, or the
+  // client was refused (the accept loop waits for its end instead of answering busy).
   [[nodiscard]] bool finishing() const noexcept { return finishing_; }
   // A connection that came while accepting_streams(): its cookie is read on its own, so a silent
   // one delays no other; only this test's cookie makes it a stream (others get ACCESS_DENIED).
   void deliver(tcp::socket sock);
   void abort() noexcept { ctl_.close(); }
+  // Closes the control connection of a session that ends now (a refusal), marked finishing.
+  void end_session() noexcept {
+    finishing_ = true;
+    ctl_.close();
+  }
 
  private:
   awaitable<void> create_streams(const measure::test_spec& spec, traffic::test_run& run);
@@ -166,7 +172,7 @@ class test_session : public std::enable_shared_from_this<test_session> {
   clock::time_point streams_deadline_;               // of stream creation, set once
   int unchecked_ = 0;                                // delivered connections whose cookie is due
   bool accepting_ = false;                           // between CREATE_STREAMS and TEST_START
-  bool finishing_ = false;  // DISPLAY_RESULTS sent: only the goodbye is left
+  bool finishing_ = false;  // DISPLAY_RESULTS sent or the client refused: only the end is left
 };
 
 // How long the accept loop waits after running out of descriptors before it tries again.
@@ -298,7 +304,7 @@ awaitable<void> test_session::run() {
                          iperf2 ? "an iperf 2 header: iperf 2 clients are served on hilperf-peer's "
                                   "--iperf2-port, 5001 by default, as by iperf -s"
                                 : "bad cookie"));
-    ctl_.close();
+    end_session();
     co_return;
   }
   co_await ctl_.write_state(iperf3::state::param_exchange);
@@ -321,7 +327,7 @@ awaitable<void> test_session::run() {
   if (const auto cap = over_cap(spec, srv_.o)) {
     srv_.log(fmt::format("refused test from {}: {}", ctl_.peer(), cap->why));
     send_server_error(cap->error);
-    ctl_.close();
+    end_session();
     co_return;
   }
   if (extension) {
@@ -379,7 +385,7 @@ bool test_session::authorized(const std::optional<std::string>& token) {
   // iperf3 3.12's answer, which every client prints: "test authorization failed" (or, when the
   // users file is unreadable, "cannot access authorized users file").
   send_server_error(refusal);
-  ctl_.close();
+  end_session();
   return false;
 }
 
@@ -583,7 +589,7 @@ awaitable<void> test_session::run_extension(const iperf3::extension_request& req
     co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{iperf3::extension_refuse});
     co_await ctl_.write_frame(iperf3::encode_refuse(why));
     srv_.log(fmt::format("refused {} from {}: {}", what, ctl_.peer(), why));
-    ctl_.close();
+    end_session();
     co_return;
   }
   // The data listeners share the address the client reached (a v4-mapped one made plain IPv4),
