@@ -1,0 +1,78 @@
+#include "hil/measure/rfc2544_search.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace hil::measure {
+namespace {
+
+void check(const search_options& o) {
+  if (!(o.max_fps > 0))
+    throw std::invalid_argument("RFC 2544 search: the media maximum must be > 0");
+  if (!(o.resolution > 0 && o.resolution < 1)) {
+    throw std::invalid_argument("RFC 2544 search: the resolution must be a fraction in (0, 1)");
+  }
+  if (!(o.accepted_loss >= 0 && o.accepted_loss < 1)) {
+    throw std::invalid_argument("RFC 2544 search: the accepted loss must be a ratio in [0, 1)");
+  }
+}
+
+}  // namespace
+
+search_result find_throughput(const search_options& o, const trial_runner& run) {
+  check(o);
+  search_result r;
+  // One trial: recorded; false when it is invalid (the search must stop).
+  const auto trial = [&](double fps, bool confirmation) -> std::optional<bool> {
+    const auto duration = confirmation ? o.confirm_duration : o.trial_duration;
+    const trial_outcome out = run(fps, duration);
+    if (out.sent_fps < out.offered_fps * (1 - o.schedule_tolerance)) {
+      r.trials.push_back({out, duration, false, confirmation});
+      r.tool_limited = fmt::format(
+          "offered {:.0f} frames/s, sent {:.0f}: the DUT's CPU or the tool is the limit, not the "
+          "link",
+          out.offered_fps, out.sent_fps);
+      return std::nullopt;
+    }
+    const bool passed = out.loss_ratio() <= o.accepted_loss;
+    r.trials.push_back({out, duration, passed, confirmation});
+    return passed;
+  };
+  const auto budget_left = [&] { return static_cast<int>(r.trials.size()) < o.max_trials; };
+
+  double lo = 0;
+  double hi = o.max_fps;
+  const double step = o.resolution * o.max_fps;
+  bool long_trials = false;  // after a failed confirmation every trial is confirmation-length
+  const auto first = trial(o.max_fps, false);
+  if (!first) return r;
+  if (*first) lo = o.max_fps;
+  for (;;) {
+    while (hi - lo > step && budget_left()) {
+      const double mid = (lo + hi) / 2;
+      const auto passed = trial(mid, long_trials);
+      if (!passed) return r;
+      (*passed ? lo : hi) = mid;
+    }
+    if (lo <= 0 || !budget_left()) return r;  // nothing passed (above the resolution)
+    if (long_trials) {
+      r.throughput_fps = lo;  // it passed at the confirmation's length
+      return r;
+    }
+    const auto confirmed = trial(lo, true);
+    if (!confirmed) return r;
+    if (*confirmed) {
+      r.throughput_fps = lo;
+      return r;
+    }
+    // The longer trial lost frames where the short ones did not (a queue that fills slowly):
+    // search below it again, with trials as long as the confirmation.
+    long_trials = true;
+    hi = lo;
+    lo = 0;
+  }
+}
+
+}  // namespace hil::measure

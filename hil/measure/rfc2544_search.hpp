@@ -1,0 +1,74 @@
+// RFC 2544 §26.1 throughput: the highest offered frame rate at which no frame is lost (or, as an
+// option, at most an accepted loss ratio: TRex's "PDR"), found by a binary search between the
+// last passing and the first failing rate, to a resolution, then confirmed by a longer trial. The
+// search knows no sockets: a trial is a callable (hil/traffic runs them), so scripted outcomes
+// test it.
+//
+//   trial at the media maximum ── passes ──▶ done: the port carries line rate
+//        │ fails
+//        ▼
+//   [lo = 0, hi = max]: trial at (lo + hi) / 2, pass → lo, fail → hi, until hi − lo ≤ resolution
+//        ▼
+//   confirmation trial at lo (confirm_duration) ── fails ──▶ hi = lo, lo = 0: the search again
+//                                                              with confirmation-length trials
+//
+// A trial whose sender did not keep the schedule (sent below the offered rate by more than
+// schedule_tolerance) is invalid: the search stops and says the tool or the DUT's CPU was the
+// limit, since a loss-free figure below the offered rate would be the sender's, not the port's.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hil::measure {
+
+// What one trial did: what it offered, what the sender managed, what arrived.
+struct trial_outcome {
+  double offered_fps = 0;
+  double sent_fps = 0;  // the rate the sender achieved over the trial
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+  [[nodiscard]] double loss_ratio() const {
+    return sent == 0
+               ? 0
+               : static_cast<double>(sent - std::min(sent, received)) / static_cast<double>(sent);
+  }
+};
+
+struct search_options {
+  double max_fps = 0;                 // the media maximum (frames.hpp), the first trial
+  double resolution = 0.001;          // stop when hi − lo ≤ resolution × max_fps
+  double accepted_loss = 0;           // a trial passes with loss_ratio() ≤ this (0: zero loss)
+  double schedule_tolerance = 0.001;  // sent_fps ≥ offered × (1 − this), or the trial is invalid
+  std::chrono::milliseconds trial_duration{1000};
+  std::chrono::milliseconds confirm_duration{10'000};  // RFC 2544 asks 60 s: the nightly set
+  int max_trials = 40;                                 // search and confirmations together
+};
+
+struct trial_record {
+  trial_outcome outcome;
+  std::chrono::milliseconds duration{0};
+  bool passed = false;
+  bool confirmation = false;  // run for confirm_duration
+};
+
+struct search_result {
+  std::optional<double> throughput_fps;  // the highest confirmed passing rate; none found: nullopt
+  std::vector<trial_record> trials;      // in the order run
+  // Set when a trial's sender fell short: the offered and achieved rates, and that the tool or
+  // the DUT's CPU, not the link, is the limit. The search stopped there.
+  std::optional<std::string> tool_limited;
+};
+
+// Runs one trial at fps for duration and reports it. May throw; the search passes it on.
+using trial_runner = std::function<trial_outcome(double fps, std::chrono::milliseconds duration)>;
+
+// The search above. Throws std::invalid_argument for options it cannot use (max_fps ≤ 0,
+// resolution outside (0, 1), accepted_loss outside [0, 1)).
+[[nodiscard]] search_result find_throughput(const search_options& options, const trial_runner& run);
+
+}  // namespace hil::measure
