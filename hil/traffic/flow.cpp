@@ -85,7 +85,8 @@ flow::~flow() {
   join();
 }
 
-void flow::start() {
+void flow::start(clock::time_point schedule_start) {
+  schedule_start_ = schedule_start;
   worker_ = std::jthread([this](const std::stop_token& stop) { run(stop); });
 }
 
@@ -157,7 +158,7 @@ void flow::run(const std::stop_token& stop) {
 void flow::tcp_send(const std::stop_token& stop) {
   const auto block = random_block(config_.block_len, config_.payload_seed);
   const bool paced = config_.bitrate_bps != 0;
-  const auto start = clock::now();
+  const auto start = schedule_start_;
   const measure::pacer pacer(paced ? config_.bitrate_bps : 1, config_.block_len, start);
   std::uint64_t blocks = 0;
   auto last = start;
@@ -205,7 +206,7 @@ void flow::udp_send(const std::stop_token& stop) {
   }
   auto block = random_block(config_.block_len, config_.payload_seed);
   const datagram_format& format = *config_.datagrams;
-  const auto start = clock::now();
+  const auto start = schedule_start_;
   const measure::pacer pacer(config_.bitrate_bps, config_.block_len, start);
   std::uint64_t k = 0;  // datagrams sent; the next sequence number is k + 1
   auto last = start;

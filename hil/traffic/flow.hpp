@@ -66,8 +66,11 @@ class flow {
   flow(const flow&) = delete;
   flow& operator=(const flow&) = delete;
 
-  // Starts the worker thread. Senders begin sending at once.
-  void start();
+  // Starts the worker thread. Senders begin sending at once; a paced one keeps its schedule from
+  // schedule_start (the test's t0: a thread that starts late catches up, so the rate holds over
+  // the whole test, as iperf3 counts it).
+  void start(
+      std::chrono::steady_clock::time_point schedule_start = std::chrono::steady_clock::now());
   // Asks the worker to stop; returns at once (join() waits).
   void request_stop() noexcept;
   // Waits for the worker.
@@ -120,7 +123,8 @@ class flow {
   std::atomic<int> error_{0};                // errno of the failure that ended the worker
   mutable std::mutex udp_mutex_;             // guards udp_stats_
   measure::udp_receiver_stats udp_stats_;    // UDP receiver statistics
-  std::jthread worker_;                      // the data thread
+  std::chrono::steady_clock::time_point schedule_start_;  // of a paced sender, from start()
+  std::jthread worker_;                                   // the data thread
 };
 
 }  // namespace hil::traffic

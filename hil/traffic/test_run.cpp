@@ -33,7 +33,7 @@ void test_run::start() {
   rebased_ = spec_.omit.count() == 0;
   t0_ = clock::now();
   last_boundary_ = t0_;
-  for (auto& f : flows_) f->start();
+  for (auto& f : flows_) f->start(t0_);
 }
 
 double test_run::seconds_since_t0(clock::time_point t) const {
