@@ -12,9 +12,10 @@
 //   confirmation trial at lo (confirm_duration) ── fails ──▶ hi = lo, lo = 0: the search again
 //                                                              with confirmation-length trials
 //
-// A trial whose sender did not keep the schedule (sent below the offered rate by more than
-// schedule_tolerance) is invalid: the search stops and says the tool or the DUT's CPU was the
-// limit, since a loss-free figure below the offered rate would be the sender's, not the port's.
+// A trial whose sender did not keep the schedule (sent fewer frames than offered_fps × duration
+// by more than schedule_tolerance and one frame of rounding) is invalid and measured again; after
+// invalid_retries more the search stops and says the tool or the DUT's CPU was the limit, since a
+// loss-free figure below the offered rate would be the sender's, not the port's.
 #pragma once
 
 #include <chrono>
@@ -43,10 +44,13 @@ struct search_options {
   double max_fps = 0;                 // the media maximum (frames.hpp), the first trial
   double resolution = 0.001;          // stop when hi − lo ≤ resolution × max_fps
   double accepted_loss = 0;           // a trial passes with loss_ratio() ≤ this (0: zero loss)
-  double schedule_tolerance = 0.001;  // sent_fps ≥ offered × (1 − this), or the trial is invalid
+  double schedule_tolerance = 0.001;  // sent + 1 ≥ offered × duration × (1 − this), or invalid
   std::chrono::milliseconds trial_duration{1000};
   std::chrono::milliseconds confirm_duration{10'000};  // RFC 2544 asks 60 s: the nightly set
-  int max_trials = 40;                                 // search and confirmations together
+  // A trial whose sender fell short is measured again this many times before the search stops
+  // (a stall of the sender's CPU is not the port's doing; a sender always short is the limit).
+  int invalid_retries = 2;
+  int max_trials = 40;  // search and confirmations together
 };
 
 struct trial_record {
@@ -54,6 +58,7 @@ struct trial_record {
   std::chrono::milliseconds duration{0};
   bool passed = false;
   bool confirmation = false;  // run for confirm_duration
+  bool valid = true;          // the sender kept the schedule (else measured again, or the end)
 };
 
 struct search_result {

@@ -95,8 +95,8 @@ TEST(Rfc2544Search, AFailedConfirmationSearchesOnBelowIt) {
 
 TEST(Rfc2544Search, ASenderThatFallsShortStopsTheSearchAndSaysWhoIsTheLimit) {
   const auto r = find_throughput(options(), [&](double fps, auto d) {
-    auto t = port(2e6, fps, d);
-    t.sent_fps = std::min(fps, 612'000.0);
+    auto t = port(2e6, std::min(fps, 612'000.0), d);
+    t.offered_fps = fps;
     return t;
   });
   EXPECT_FALSE(r.throughput_fps);
@@ -121,6 +121,35 @@ TEST(Rfc2544Search, UnusableOptionsAreRefused) {
   o = options();
   o.accepted_loss = 1;
   EXPECT_THROW((void)find_throughput(o, {}), std::invalid_argument);
+}
+
+TEST(Rfc2544Search, OneFrameOfRoundingIsNotAShortfall) {
+  // 1,762.22 frames/s for 1 s: 1,761 sent is the schedule's count, give or take its ends.
+  auto o = options();
+  o.max_fps = 1762.22;
+  const auto r = find_throughput(o, [&](double fps, auto d) {
+    auto t = port(1e6, fps, d);
+    t.sent = static_cast<std::uint64_t>(fps * std::chrono::duration<double>(d).count()) - 1;
+    t.received = t.sent;
+    return t;
+  });
+  EXPECT_FALSE(r.tool_limited) << *r.tool_limited;
+  EXPECT_TRUE(r.throughput_fps);
+}
+
+TEST(Rfc2544Search, ATrialWhoseSenderStalledOnceIsMeasuredAgain) {
+  int calls = 0;
+  const auto r = find_throughput(options(), [&](double fps, auto d) {
+    auto t = port(900'000, fps, d);
+    if (++calls == 3) t.sent = t.sent / 2;  // one stall: half the frames went out
+    return t;
+  });
+  ASSERT_TRUE(r.throughput_fps);
+  EXPECT_FALSE(r.tool_limited);
+  ASSERT_GE(r.trials.size(), 4U);
+  EXPECT_FALSE(r.trials[2].valid);
+  EXPECT_TRUE(r.trials[3].valid);
+  EXPECT_EQ(r.trials[2].outcome.offered_fps, r.trials[3].outcome.offered_fps) << "the same rate";
 }
 
 }  // namespace

@@ -1,0 +1,60 @@
+#include "hil/session/frame_trial.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "hil/measure/frames.hpp"
+
+namespace hil::session {
+namespace {
+constexpr std::uint32_t trial_socket_buffer = 8U << 20;
+}  // namespace
+
+std::uint32_t trial_payload(const frame_trial_options& o) {
+  const std::uint32_t header = o.base.spec.udp_counters_64bit ? 16 : 12;
+  const auto payload = measure::udp_payload_for_frame(o.frame_bytes, o.ipv6, header);
+  if (!payload) {
+    throw std::invalid_argument(
+        fmt::format("a {}-byte frame over {} cannot carry iperf3's {}-byte datagram header",
+                    o.frame_bytes, o.ipv6 ? "IPv6" : "IPv4", header));
+  }
+  return *payload;
+}
+
+measure::trial_outcome run_frame_trial(const frame_trial_options& o, double fps,
+                                       std::chrono::milliseconds duration) {
+  client_options c = o.base;
+  const std::uint32_t payload = trial_payload(o);
+  c.spec.proto = measure::protocol::udp;
+  c.spec.block_len = payload;
+  c.spec.bitrate_bps = static_cast<std::uint64_t>(std::llround(fps * payload * 8));
+  c.spec.bitrate_given = true;
+  c.spec.duration = std::chrono::ceil<std::chrono::seconds>(duration);
+  c.spec.parallel = 1;
+  c.spec.bytes = 0;
+  c.spec.blocks = 0;
+  // Socket buffers (iperf3's -w) so large that the sender's own queue never holds it back: frames
+  // beyond what the port carries are dropped and counted, not delayed (with the default 208 KiB,
+  // 64-byte frames waiting in a qdisc fill the send buffer and the sender blocks at the port's
+  // rate, which would read as a sender that cannot keep its schedule).
+  if (c.spec.window == 0) c.spec.window = trial_socket_buffer;
+  const measure::test_result r = run_client(c);
+  if (!r.error.empty() || r.streams.empty()) {
+    throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                            fmt::format("RFC 2544 trial at {:.0f} frames/s of {} bytes: {}", fps,
+                                        o.frame_bytes, r.error.empty() ? "no stream" : r.error));
+  }
+  const auto& s = r.streams.front();
+  measure::trial_outcome t;
+  t.offered_fps = fps;
+  t.sent = static_cast<std::uint64_t>(std::max<std::int64_t>(s.sender.packets, 0));
+  t.sent_fps = s.sender.seconds > 0 ? static_cast<double>(t.sent) / s.sender.seconds : 0;
+  t.received =
+      static_cast<std::uint64_t>(std::max<std::int64_t>(s.receiver.packets - s.receiver.errors, 0));
+  return t;
+}
+
+}  // namespace hil::session
