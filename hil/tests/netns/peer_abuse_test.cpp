@@ -92,6 +92,23 @@ stock_run stock_client(std::vector<std::string> flags) {
   return r;
 }
 
+// The descriptors pid has open beyond `expected`, each with what it refers to, and those missing.
+std::string describe_descriptors(pid_t pid, const std::set<int>& expected) {
+  std::string out;
+  const auto now = open_descriptors(pid);
+  for (const int fd : now) {
+    if (expected.contains(fd)) continue;
+    std::error_code ec;
+    const auto target = std::filesystem::read_symlink(
+        "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd), ec);
+    out += " +" + std::to_string(fd) + " (" + (ec ? "gone" : target.string()) + ")";
+  }
+  for (const int fd : expected) {
+    if (!now.contains(fd)) out += " -" + std::to_string(fd);
+  }
+  return out.empty() ? "(none now)" : out;
+}
+
 // A field of /proc/<pid>/status ("Threads", "VmRSS" in kB).
 long status_field(pid_t pid, const std::string& name) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
@@ -200,6 +217,8 @@ TEST(PeerAbuse, AClientFasterThanTheBitrateLimitIsEndedWithIperf3sWords) {
 TEST(PeerAbuse, GarbageConnectionsLeaveNoTraceAndTheNextClientIsServed) {
   const auto peer = start_peer(0);
   ASSERT_EQ(stock_client({"-t", "1"}).status, 0);  // warm: the first test's allocations are done
+  // Its session has closed its sockets once it logs the test (the client may finish first).
+  ASSERT_TRUE(peer->wait_for_output("test 1 from", 5s)) << peer->output();
   const auto fds = open_descriptors(peer->pid());
   const long rss = status_field(peer->pid(), "VmRSS");
   asio::io_context io;
@@ -228,7 +247,9 @@ TEST(PeerAbuse, GarbageConnectionsLeaveNoTraceAndTheNextClientIsServed) {
   const auto next = stock_client({"-t", "1"});
   EXPECT_EQ(next.status, 0) << next.output << peer->output();
   ASSERT_TRUE(hil::test::eventually([&] { return open_descriptors(peer->pid()) == fds; }, 5s))
-      << "descriptors left open after " << connections << " garbage connections";
+      << "descriptors left open after " << connections
+      << " garbage connections: " << describe_descriptors(peer->pid(), fds) << "\n"
+      << peer->output().substr(peer->output().size() > 2000 ? peer->output().size() - 2000 : 0);
   const long grown = status_field(peer->pid(), "VmRSS") - rss;
   std::cout << connections << " garbage connections: RSS " << rss << " kB, grown by " << grown
             << " kB; threads " << status_field(peer->pid(), "Threads") << "\n";
