@@ -14,6 +14,8 @@
 #     hil::<name>, a static library of the sources in hil/<dir> (DIRS, default <name>).
 #     HEADERS_FORBID adds what the layer's public headers may not
 #     use although its sources may (a PRIVATE dependency): the header check enforces it.
+#     With HIL_FUZZ the library is left out of `all`: only the layers a fuzz target links are
+#     built (fuzz/CMakeLists.txt).
 #   hil_layer_header_check(<name>)
 #     every public header of the layer compiled on its own, in a translation unit of its own,
 #     with the layer's and the headers' FORBID mirrors: a header that needs an include it does
@@ -59,6 +61,9 @@ function(hil_layer name)
     endif()
   endforeach()
   add_library(hil_${name} ${L_SOURCES})
+  if(HIL_FUZZ)
+    set_target_properties(hil_${name} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+  endif()
   add_library(hil::${name} ALIAS hil_${name})
   target_include_directories(hil_${name} PUBLIC $<BUILD_INTERFACE:${root}>)
   foreach(lib IN LISTS L_FORBID)

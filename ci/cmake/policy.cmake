@@ -1,14 +1,17 @@
 # Build policy as INTERFACE targets, linked PRIVATE by every hilperf target (cmake_template style).
 #   hil::warnings   — the warning set, -Werror when HIL_WARNINGS_AS_ERRORS. No -Wnull-dereference:
 #                     GCC 12 at -O2 flags libstdc++ stream internals (istreambuf_iterator).
-#   hil::sanitizers — ASan+UBSan or TSan per HIL_SANITIZE_*
+#   hil::sanitizers — ASan+UBSan or TSan per HIL_SANITIZE_*; with HIL_FUZZ, ASan+UBSan and
+#                     libFuzzer's coverage instrumentation (fuzzer-no-link)
+#   hil::fuzz_driver — HIL_FUZZ only: libFuzzer's main, linked by each target in fuzz/
 #   HIL_STATIC      — -static for every executable (below)
 add_library(hil_warnings INTERFACE)
 add_library(hil::warnings ALIAS hil_warnings)
 target_compile_options(hil_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
   -Wunused -Woverloaded-virtual -Wdouble-promotion -Wformat=2
-  -Wimplicit-fallthrough -Wmisleading-indentation -Wduplicated-cond -Wlogical-op
+  -Wimplicit-fallthrough -Wmisleading-indentation
+  $<$<CXX_COMPILER_ID:GNU>:-Wduplicated-cond -Wlogical-op>  # GCC's own; clang (fuzz) has neither
   $<$<BOOL:${HIL_WARNINGS_AS_ERRORS}>:-Werror>)
 
 add_library(hil_sanitizers INTERFACE)
@@ -16,7 +19,22 @@ add_library(hil::sanitizers ALIAS hil_sanitizers)
 if(HIL_SANITIZE_ADDRESS AND HIL_SANITIZE_THREAD)
   message(FATAL_ERROR "HIL_SANITIZE_ADDRESS and HIL_SANITIZE_THREAD cannot be combined")
 endif()
-if(HIL_SANITIZE_ADDRESS)
+if(HIL_FUZZ AND (HIL_SANITIZE_ADDRESS OR HIL_SANITIZE_THREAD))
+  message(FATAL_ERROR "HIL_FUZZ brings its own sanitizers (ASan+UBSan): leave HIL_SANITIZE_* off")
+endif()
+if(HIL_FUZZ AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  message(FATAL_ERROR "HIL_FUZZ needs clang++ (libFuzzer); use the preset: cmake --preset fuzz")
+endif()
+if(HIL_FUZZ)
+  # Every hilperf object is instrumented for coverage and the sanitizers; libFuzzer's main is
+  # linked only into the targets (hil::fuzz_driver). A UBSan report aborts, so it is a finding.
+  set(_hil_san -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+               -fno-omit-frame-pointer)
+  add_library(hil_fuzz_driver INTERFACE)
+  add_library(hil::fuzz_driver ALIAS hil_fuzz_driver)
+  target_compile_options(hil_fuzz_driver INTERFACE -fsanitize=fuzzer)
+  target_link_options(hil_fuzz_driver INTERFACE -fsanitize=fuzzer,address,undefined)
+elseif(HIL_SANITIZE_ADDRESS)
   set(_hil_san -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
 elseif(HIL_SANITIZE_THREAD)
   set(_hil_san -fsanitize=thread)
@@ -31,7 +49,7 @@ endif()
 # are used header-only (ci/cmake/deps.cmake).
 if(HIL_STATIC)
   if(_hil_san)
-    message(FATAL_ERROR "HIL_STATIC cannot be combined with the sanitizers")
+    message(FATAL_ERROR "HIL_STATIC cannot be combined with the sanitizers (or HIL_FUZZ)")
   endif()
   add_link_options(-static)
 endif()

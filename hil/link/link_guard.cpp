@@ -42,7 +42,10 @@ std::string restore_changes(link_control& link, const std::string& ifname,
                             const std::vector<journal_change>& changes) {
   std::vector<std::string> done;
   std::vector<std::string> failed;
-  for (const auto& c : std::views::reverse(changes)) {
+  // rbegin/rend, not std::views::reverse: clang 14 (the fuzz build) cannot compile libstdc++ 12's
+  // views over a const vector.
+  for (auto it = changes.rbegin(); it != changes.rend(); ++it) {
+    const journal_change& c = *it;
     try {
       const long now = current_value(link, ifname, c.setting);
       if (now != c.original) apply(link, ifname, c.setting, c.original);

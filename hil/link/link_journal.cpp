@@ -6,9 +6,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -40,15 +43,36 @@ json to_json(const journal_record& r) {
           {"changes", changes}};
 }
 
+// j[key] as a T: present, a whole number (not a fraction or a string) and within T's range. A
+// number nlohmann reads as a double (beyond 64 bits, or with an exponent) is refused, never cast:
+// out of range, that cast is undefined behaviour (found by fuzz/link_journal.cpp).
+template <typename T>
+T integer_at(const json& j, const char* key) {
+  const json& v = j.at(key);
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (std::in_range<T>(u)) return static_cast<T>(u);
+  } else if (v.is_number_integer()) {
+    const auto i = v.get<std::int64_t>();
+    if (std::in_range<T>(i)) return static_cast<T>(i);
+  } else {
+    throw std::invalid_argument(fmt::format("\"{}\" is not an integer", key));
+  }
+  throw std::invalid_argument(fmt::format("\"{}\" = {} is out of range", key, v.dump()));
+}
+
 journal_record from_json(const json& j) {
+  if (!j.is_object()) throw std::invalid_argument("not a JSON object");
   journal_record r;
-  r.pid = j.at("pid").get<pid_t>();
-  r.start_time = j.at("start_time").get<unsigned long long>();
-  r.netns_inode = j.at("netns_inode").get<unsigned long>();
+  r.pid = integer_at<pid_t>(j, "pid");
+  r.start_time = integer_at<unsigned long long>(j, "start_time");
+  r.netns_inode = integer_at<unsigned long>(j, "netns_inode");
   r.ifname = j.at("ifname").get<std::string>();
-  for (const auto& c : j.at("changes")) {
+  const json& changes = j.at("changes");
+  if (!changes.is_array()) throw std::invalid_argument("\"changes\" is not an array");
+  for (const auto& c : changes) {
     r.changes.push_back(
-        {setting_from(c.at("setting").get<std::string>()), c.at("original").get<long>()});
+        {setting_from(c.at("setting").get<std::string>()), integer_at<long>(c, "original")});
   }
   return r;
 }
@@ -85,6 +109,15 @@ std::string_view setting_name(link_setting s) {
       return "admin_up";
   }
   return "unknown";
+}
+
+journal_record parse_journal_record(std::string_view text) {
+  if (sys::json_too_deep(text)) throw std::invalid_argument("nested too deeply");
+  try {
+    return from_json(json::parse(text));
+  } catch (const json::exception& e) {
+    throw std::invalid_argument(e.what());
+  }
 }
 
 process_identity self_identity() { return {::getpid(), read_proc_stat(::getpid()).start_time}; }
@@ -151,8 +184,7 @@ std::optional<journal_record> link_journal::read(unsigned long netns_inode,
   if (!in) return std::nullopt;
   try {
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (sys::json_too_deep(text)) throw std::runtime_error("nested too deeply");
-    return from_json(json::parse(text));
+    return parse_journal_record(text);
   } catch (const std::exception& e) {
     throw std::system_error(std::make_error_code(std::errc::illegal_byte_sequence),
                             fmt::format("link journal {} is damaged ({}); check the link by hand "

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hil::link {
@@ -38,6 +39,10 @@ struct journal_record {
   std::string ifname;
   std::vector<journal_change> changes;  // in the order they were first made
 };
+
+// The record in a journal file's text (the layout above). Throws std::invalid_argument saying
+// what is wrong: not JSON, nested too deeply, a missing field, or one of the wrong type or range.
+[[nodiscard]] journal_record parse_journal_record(std::string_view text);
 
 // Identity of a process that survives pid reuse: pid plus its start time.
 struct process_identity {

@@ -192,7 +192,7 @@ omni_results decode_results(std::span<const std::uint8_t> msg) {
     malformed(fmt::format("netserver's results carry elapsed_time {} (bits 0x{:08x}), no duration",
                           elapsed, word(msg, 10)));
   }
-  r.elapsed_s = elapsed;
+  r.elapsed_s = static_cast<double>(elapsed);
   // The CPU words hold stale response data unless netserver measured (cpu_method, word 18).
   if (word(msg, 18) != 0) {
     r.cpu_util = std::bit_cast<float>(word(msg, 11));

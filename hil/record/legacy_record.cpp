@@ -3,7 +3,11 @@
 // in a board's nightly history. Every field is optional, and numbers written as strings
 // ("941.2", as TcpThroughput wrote goodput_mbps) are read as numbers.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "hil/record/record_json.hpp"
 
@@ -11,6 +15,9 @@ namespace hil::record {
 namespace {
 
 using json = nlohmann::json;
+
+// The most attempts a schema 1 record may count: a profile allows 10 (run.max_attempts).
+constexpr std::size_t max_legacy_attempts = 1000;
 
 std::optional<double> number(const json& object, std::string_view key) {
   if (!object.is_object()) return std::nullopt;
@@ -40,8 +47,30 @@ bool flag(const json& object, std::string_view key) {
   return it != object.end() && it->is_boolean() && it->get<bool>();
 }
 
+// v as a T, its fraction dropped. A value beyond T's range (or nan and inf, which strings may
+// spell) is a record_error naming what: casting it would be undefined behaviour (found by
+// fuzz/results_file.cpp: an mtu of 5e76).
+template <typename T>
+T integral(double v, std::string_view what) {
+  const double whole = std::trunc(v);
+  // T's range as doubles, exactly: [-2^digits, 2^digits) signed, [0, 2^digits) unsigned.
+  const double end = std::ldexp(1.0, std::numeric_limits<T>::digits);
+  const double lowest = std::numeric_limits<T>::is_signed ? -end : 0.0;
+  if (!(whole >= lowest && whole < end)) {
+    throw record_error(fmt::format("{}: {} does not fit the field", what, v));
+  }
+  return static_cast<T>(whole);
+}
+
+// The number at key as a T (integral()); fallback when absent.
+template <typename T>
+T integer(const json& object, std::string_view key, T fallback) {
+  const auto v = number(object, key);
+  return v ? integral<T>(*v, key) : fallback;
+}
+
 std::int64_t whole(const json& object, std::string_view key) {
-  return static_cast<std::int64_t>(number(object, key).value_or(0));
+  return integer<std::int64_t>(object, key, 0);
 }
 
 std::vector<double> numbers(const json& array) {
@@ -56,7 +85,7 @@ std::vector<double> numbers(const json& array) {
 // Schema 1 latency: {"count","min","mean","p50","p90","p99","p999","max"} plus a separate CDF.
 latency_distribution latency_of(const json& summary, const json& cdf) {
   latency_distribution d;
-  d.summary.count = static_cast<std::uint64_t>(number(summary, "count").value_or(0));
+  d.summary.count = integer<std::uint64_t>(summary, "count", 0);
   d.summary.min_us = number(summary, "min").value_or(0);
   d.summary.mean_us = number(summary, "mean").value_or(0);
   d.summary.p50_us = number(summary, "p50").value_or(0);
@@ -120,7 +149,7 @@ throughput_figures throughput_of(const json& f) {
   t.goodput_mbps =
       number(f, "goodput_mbps")
           .value_or(number(f, "sum_mbps").value_or(t.out_mbps.value_or(0) + t.in_mbps.value_or(0)));
-  t.streams = static_cast<int>(number(f, "streams").value_or(1));
+  t.streams = integer<int>(f, "streams", 1);
   t.dut_role = f.contains("dut_role") ? text(f, "dut_role") : "client";
   t.interval_mbps = numbers(member(f, "interval_mbps"));
   return t;
@@ -134,13 +163,13 @@ figures figures_of(const json& f) {
         latency_of(member(f, "idle_latency_us"), member(f, "idle_cdf")),
         latency_of(member(f, "loaded_latency_us"), member(f, "loaded_cdf")),
         number(f, "load_up_mbps").value_or(0), number(f, "load_down_mbps").value_or(0),
-        static_cast<int>(number(f, "load_streams").value_or(0))};
+        integer<int>(f, "load_streams", 0)};
   }
   if (f.contains("latency_us")) {
     return icmp_latency_figures{0, 0, latency_of(f.at("latency_us"), member(f, "latency_cdf"))};
   }
   if (f.contains("mtu") && f.contains("datagrams_sent")) {
-    return udp_tier_figures{static_cast<int>(whole(f, "mtu")),
+    return udp_tier_figures{integer<int>(f, "mtu", 0),
                             4,
                             whole(f, "payload_bytes"),
                             whole(f, "datagrams_sent"),
@@ -153,7 +182,7 @@ figures figures_of(const json& f) {
   if (f.contains("retransmits_per_interval")) {
     retransmit_figures r;
     for (const double v : numbers(f.at("retransmits_per_interval"))) {
-      r.retransmits_per_interval.push_back(static_cast<std::int64_t>(v));
+      r.retransmits_per_interval.push_back(integral<std::int64_t>(v, "retransmits_per_interval"));
     }
     return r;
   }
@@ -165,7 +194,7 @@ figures figures_of(const json& f) {
 
 attempt_record attempt_of(const json& a) {
   attempt_record r;
-  r.number = static_cast<int>(number(a, "number").value_or(1));
+  r.number = integer<int>(a, "number", 1);
   r.pass = flag(a, "pass");
   r.observed = text(a, "observed");
   r.cause = text(a, "cause");
@@ -212,8 +241,13 @@ case_record from_legacy_json(const json& j) {
   if (const auto attempts = member(j, "attempts"); attempts.is_array()) {
     for (const auto& a : attempts) c.attempts.push_back(attempt_of(a));
   }
-  // Early schema 1 records counted attempts without listing them.
-  const auto count = static_cast<std::size_t>(number(j, "attempt_count").value_or(1));
+  // Early schema 1 records counted attempts without listing them. The count is bounded before
+  // the list grows to it: "attempt_count":1e12 must not allocate 10^12 attempts.
+  const auto count = integer<std::size_t>(j, "attempt_count", 1);
+  if (count > max_legacy_attempts) {
+    throw record_error(fmt::format("attempt_count: {} is more than any run takes ({} at most)",
+                                   count, max_legacy_attempts));
+  }
   for (std::size_t n = c.attempts.size() + 1; count > 1 && n <= count; ++n) {
     attempt_record a;
     a.number = static_cast<int>(n);

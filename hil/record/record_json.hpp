@@ -50,7 +50,8 @@ class record_error : public std::runtime_error {
     const nlohmann::json& line);
 
 // Schema 1 (no "schema" key): the figures' kind from the keys present, numbers written as
-// strings accepted. Used by from_json; public for its tests.
+// strings accepted. Throws record_error for a number that does not fit its field. Used by
+// from_json; public for its tests.
 [[nodiscard]] case_record from_legacy_json(const nlohmann::json& j);
 
 }  // namespace hil::record

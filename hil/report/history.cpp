@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hil/record/headline.hpp"
+#include "hil/record/record_json.hpp"
 #include "hil/sys/json_depth.hpp"
 
 namespace hil::report {
@@ -49,24 +50,38 @@ void store_run(const fs::path& dir, const std::string& id, const fs::path& resul
     return;
   }
   std::ifstream in(results);
+  const std::string kept = board_lines(in, results.string(), board);
   std::ofstream out(target, std::ios::trunc);
+  out << kept;
+  out.close();
+  if (!out)
+    throw std::system_error(errno, std::generic_category(), "cannot write " + target.string());
+}
+
+std::string board_lines(std::istream& in, std::string_view source, std::string_view board) {
+  std::string kept;
   std::size_t number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     if (sys::json_too_deep(line)) {
       throw record::results_format_error(
-          results.string(), number,
-          fmt::format("nests deeper than {} levels", sys::json_depth_limit));
+          source, number, fmt::format("nests deeper than {} levels", sys::json_depth_limit));
     }
     const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_object())
-      throw record::results_format_error(results.string(), number, "not a JSON object");
-    if (j.value("board", std::string()) == board) out << line << '\n';
+    if (!j.is_object()) throw record::results_format_error(source, number, "not a JSON object");
+    // The board as the record reader reads it (a schema 1 record's "board":true is "true"), not
+    // j.value("board", ""), which threw nlohmann's type_error for a board that is no string
+    // (found by fuzz/results_file.cpp) and could disagree with the reader that loads the history.
+    record::case_record r;
+    try {
+      r = record::from_json(j);
+    } catch (const record::record_error& e) {
+      throw record::results_format_error(source, number, e.what());
+    }
+    if (r.board == board) kept += line + '\n';
   }
-  out.close();
-  if (!out)
-    throw std::system_error(errno, std::generic_category(), "cannot write " + target.string());
+  return kept;
 }
 
 std::vector<history_run> load_history(const fs::path& dir, std::size_t count) {

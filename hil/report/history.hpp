@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,12 @@ struct history_run {
 // JSON.
 void store_run(const std::filesystem::path& dir, const std::string& id,
                const std::filesystem::path& results, std::string_view board = {});
+
+// The lines of a results file (in; source names it in errors) whose record is of farm board board,
+// each ending in '\n', blank lines left out: what store_run keeps of a shared file. Throws
+// record::results_format_error for a line that is not a record (as record::parse_records).
+[[nodiscard]] std::string board_lines(std::istream& in, std::string_view source,
+                                      std::string_view board);
 
 // The last `count` runs in dir (by name, oldest first). Throws record::results_format_error naming
 // a bad file; a missing dir is an empty history.

@@ -478,7 +478,13 @@ void read_test_start(const node& root, iperf3_summary& s) {
   } else {
     malformed(fmt::format("start.test_start.protocol \"{}\" is neither TCP nor UDP", proto));
   }
-  s.num_streams = static_cast<int>(ts.integer("num_streams"));
+  // Range-checked before the cast: 440737095510 streams read as a negative int (found by
+  // fuzz/iperf3_json.cpp), and -1 (3.12's unsigned -1) is no count either.
+  const std::int64_t streams = ts.integer("num_streams");
+  if (streams < 0 || streams > std::numeric_limits<int>::max()) {
+    malformed(fmt::format("start.test_start.num_streams {} is no stream count", streams));
+  }
+  s.num_streams = static_cast<int>(streams);
   s.reverse = ts.integer_or("reverse", 0) != 0;
   s.bidir = ts.integer_or("bidir", 0) != 0;
   s.duration_s = ts.number_or("duration", 0.0);

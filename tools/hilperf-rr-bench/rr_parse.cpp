@@ -1,9 +1,12 @@
 #include "rr_parse.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <map>
 #include <regex>
 #include <stdexcept>
+#include <system_error>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -46,6 +49,43 @@ std::string tail_of(std::string_view text) {
   return out.empty() ? "(no output)" : out;
 }
 
+// A number a regex matched ([0-9.]+ also matches "." and "1.2.3"), read whole; std::stod would
+// throw std::invalid_argument or std::out_of_range, which the contract does not name (found by
+// fuzz/rr_parse.cpp).
+double number(const std::string& text, std::string_view what) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    throw std::runtime_error(std::string(what) + " '" + text + "' is no number");
+  }
+  return v;
+}
+
+// A count as number() reads a number.
+std::uint64_t count(const std::string& text, std::string_view what) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    throw std::runtime_error(std::string(what) + " '" + text + "' is no count");
+  }
+  return v;
+}
+
+// j[key] as a number; nlohmann's get<double>() would read true as 1.
+double json_number(const nlohmann::json& j, const char* key) {
+  const auto& v = j.at(key);
+  if (!v.is_number()) throw std::runtime_error(std::string("\"") + key + "\" is no number");
+  return v.get<double>();
+}
+
+// j[key] as a count: get<std::uint64_t>() of a fraction or of 1e300 would cast a double, which
+// out of range is undefined behaviour (a UBSan report in fuzz/rr_parse.cpp).
+std::uint64_t json_count(const nlohmann::json& j, const char* key) {
+  const auto& v = j.at(key);
+  if (!v.is_number_unsigned()) throw std::runtime_error(std::string("\"") + key + "\" is no count");
+  return v.get<std::uint64_t>();
+}
+
 }  // namespace
 
 std::string strip_ansi(std::string_view text) {
@@ -65,11 +105,11 @@ rr_sample parse_hilperf_json(std::string_view output) {
     const auto j = nlohmann::json::parse(text);
     const auto& lat = j.at("latency_us");
     rr_sample s;
-    s.transactions_per_second = j.at("transactions_per_second").get<double>();
-    s.p50_us = lat.at("p50").get<double>();
-    s.p90_us = lat.at("p90").get<double>();
-    s.p99_us = lat.at("p99").get<double>();
-    s.lost = j.at("lost").get<std::uint64_t>();
+    s.transactions_per_second = json_number(j, "transactions_per_second");
+    s.p50_us = json_number(lat, "p50");
+    s.p90_us = json_number(lat, "p90");
+    s.p99_us = json_number(lat, "p99");
+    s.lost = json_count(j, "lost");
     return s;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("hilperf's JSON is not an RR result: ") + e.what());
@@ -87,8 +127,8 @@ rr_sample parse_sockperf(std::string_view output) {
   if (!std::regex_search(text, m, valid)) {
     throw std::runtime_error("sockperf printed no [Valid Duration] line: " + tail_of(text));
   }
-  const double run_time = std::stod(m[1]);
-  const double received = std::stod(m[3]);
+  const double run_time = number(m[1], "sockperf's RunTime");
+  const double received = number(m[3], "sockperf's ReceivedMessages");
   if (run_time <= 0) throw std::runtime_error("sockperf measured for 0 s: " + m.str());
   // Without --full-rtt every figure would be one way (RTT / 2).
   if (text.find("avg-rtt=") == std::string::npos) {
@@ -97,7 +137,7 @@ rr_sample parse_sockperf(std::string_view output) {
   std::map<std::string, double> pct;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), percentile);
        it != std::sregex_iterator(); ++it) {
-    pct[(*it)[1]] = std::stod((*it)[2]);
+    pct[(*it)[1]] = number((*it)[2], "sockperf's percentile");
   }
   for (const char* key : {"50.000", "90.000", "99.000"}) {
     if (!pct.contains(key)) {
@@ -109,7 +149,7 @@ rr_sample parse_sockperf(std::string_view output) {
   s.p50_us = pct["50.000"];
   s.p90_us = pct["90.000"];
   s.p99_us = pct["99.000"];
-  if (std::regex_search(text, m, dropped)) s.lost = std::stoull(m[1]);
+  if (std::regex_search(text, m, dropped)) s.lost = count(m[1], "sockperf's dropped messages");
   return s;
 }
 
@@ -126,10 +166,10 @@ rr_sample parse_netperf(std::string_view output) {
     throw std::runtime_error("netperf printed no result line: " + tail_of(output));
   }
   rr_sample s;
-  s.transactions_per_second = std::stod(m[1]);
-  s.p50_us = std::stod(m[3]);
-  s.p90_us = std::stod(m[4]);
-  s.p99_us = std::stod(m[5]);
+  s.transactions_per_second = number(m[1], "netperf's THROUGHPUT");
+  s.p50_us = number(m[3], "netperf's P50_LATENCY");
+  s.p90_us = number(m[4], "netperf's P90_LATENCY");
+  s.p99_us = number(m[5], "netperf's P99_LATENCY");
   if (s.transactions_per_second <= 0) {
     throw std::runtime_error("netperf measured no transactions: " + last);
   }

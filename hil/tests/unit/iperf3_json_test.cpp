@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "hil/report/iperf3_json.hpp"
@@ -686,6 +687,18 @@ TEST(Iperf3JsonParse, MalformedInputNamesWhatIsMissing) {
                         "\"end.sum_sent.bytes\" is not a number");
   expect_protocol_error(replace_all(tcp_text, "\"intervals\"", "\"interval\""),
                         "\"intervals\" is missing");
+}
+
+// Found by fuzz/iperf3_json.cpp: a stream count beyond an int was cast to one and read as a
+// negative count; it, and 3.12's unsigned -1, are refused naming the field.
+TEST(Iperf3JsonParse, AStreamCountThatIsNoCountIsRefused) {
+  const std::string tcp_text = fixture("iperf3-3.12-tcp-client.json");
+  for (const auto& [written, read] : std::vector<std::pair<std::string, std::string>>{
+           {"440737095510", "440737095510"}, {"18446744073709551615", "-1"}, {"-3", "-3"}}) {
+    expect_protocol_error(
+        replace_all(tcp_text, "\"num_streams\":\t1", "\"num_streams\":" + written),
+        "start.test_start.num_streams " + read + " is no stream count");
+  }
 }
 
 }  // namespace

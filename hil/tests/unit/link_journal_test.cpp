@@ -71,6 +71,38 @@ TEST_F(LinkJournal, ADamagedRecordIsReportedWithItsPath) {
   }
 }
 
+// Found by fuzz/link_journal.cpp: a number beyond 64 bits reads as a double, which the reader cast
+// to pid_t (undefined behaviour, a UBSan report). Each field is now range-checked and named.
+TEST(LinkJournalRecord, AnIntegerBeyondItsFieldIsRefusedNamingTheField) {
+  const std::string fields = R"("start_time":1,"netns_inode":2,"ifname":"eth0","changes":[])";
+  for (const std::string pid : {"20000000000010538423", "1e300", "4294967296", "1.5", "\"7\""}) {
+    try {
+      (void)hil::link::parse_journal_record(R"({"pid":)" + pid + "," + fields + "}");
+      FAIL() << "pid " << pid << " must be refused";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_THAT(e.what(), HasSubstr("\"pid\"")) << pid;
+    }
+  }
+  EXPECT_THROW((void)hil::link::parse_journal_record(
+                   R"({"pid":1,"start_time":-1,"netns_inode":2,"ifname":"eth0","changes":[]})"),
+               std::invalid_argument);
+  EXPECT_THROW((void)hil::link::parse_journal_record(
+                   R"({"pid":1,"start_time":1,"netns_inode":2,"ifname":"eth0","changes":)"
+                   R"([{"setting":"mtu","original":1e30}]})"),
+               std::invalid_argument);
+}
+
+TEST(LinkJournalRecord, ReadsTheLayoutWriteProduces) {
+  const auto r = hil::link::parse_journal_record(
+      R"({"changes":[{"original":1500,"setting":"mtu"}],"ifname":"eth0",)"
+      R"("netns_inode":4026532281,"pid":1234,"start_time":98765})");
+  EXPECT_EQ(r.pid, 1234);
+  EXPECT_EQ(r.start_time, 98765U);
+  EXPECT_EQ(r.netns_inode, 4026532281UL);
+  ASSERT_EQ(r.changes.size(), 1U);
+  EXPECT_EQ(r.changes[0].original, 1500);
+}
+
 TEST_F(LinkJournal, AnUnwritableDirectoryIsAnActionableError) {
   try {
     const hil::link::link_journal j("/proc/hilperf-cannot-exist");

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <sstream>
+#include <string>
 
 #include "hil/record/headline.hpp"
 #include "hil/record/record_file.hpp"
@@ -214,6 +215,30 @@ TEST(RecordJson, SchemaOneRecordsAreRead) {
   ASSERT_NE(icmp, nullptr);
   EXPECT_DOUBLE_EQ(icmp->latency.summary.p99_us, 80.0);
   EXPECT_EQ(icmp->latency.cdf.size(), 2U);
+}
+
+// Found by fuzz/results_file.cpp: a schema 1 number beyond its field ("mtu":5e76) was cast from
+// double (undefined behaviour, a UBSan report), and "attempt_count" grew the attempts to it.
+TEST(RecordJson, SchemaOneNumbersBeyondTheirFieldAreRefusedNamingIt) {
+  const auto refusal = [](const std::string& line) {
+    std::istringstream in(line + "\n");
+    try {
+      (void)parse_records(in, "history.jsonl");
+    } catch (const results_format_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  EXPECT_THAT(refusal(R"({"case":"A.B","figures":{"mtu":5e76,"datagrams_sent":1}})"),
+              HasSubstr("history.jsonl:1: mtu: 5e+76 does not fit the field"));
+  EXPECT_THAT(refusal(R"({"case":"A.B","figures":{"goodput_mbps":1,"streams":"nan"}})"),
+              HasSubstr("streams: nan does not fit the field"));
+  EXPECT_THAT(refusal(R"({"case":"A.B","started_ms":-1e300})"), HasSubstr("started_ms"));
+  EXPECT_THAT(refusal(R"({"case":"A.B","attempt_count":1e12})"),
+              HasSubstr("attempt_count: 1000000000000 is more than any run takes"));
+  EXPECT_EQ(refusal(R"({"case":"A.B","attempt_count":3,"figures":{"mtu":1500.9,)"
+                    R"("datagrams_sent":1}})"),
+            "read");
 }
 
 TEST(RecordJson, ALineOfTheWrongShapeNamesItsFileLineAndField) {

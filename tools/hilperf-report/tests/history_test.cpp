@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -150,6 +151,37 @@ TEST(History, StoresAndLoadsTheLastRunsOldestFirst) {
   EXPECT_EQ(runs[1].id, "20261202T020000Z");
   EXPECT_DOUBLE_EQ(runs[1].metrics.at(0).value, 940);
   EXPECT_TRUE(load_history(tmp.path() / "nowhere", 5).empty());
+}
+
+TEST(History, KeepsTheLinesOfOneBoard) {
+  std::istringstream in(R"({"case":"A.B","board":"hp1"})"
+                        "\n\n"
+                        R"({"case":"A.C","board":"hp2"})"
+                        "\n"
+                        R"({"case":"A.D","board":"hp1"})"
+                        "\n");
+  EXPECT_EQ(board_lines(in, "hil-results.jsonl", "hp1"),
+            "{\"case\":\"A.B\",\"board\":\"hp1\"}\n{\"case\":\"A.D\",\"board\":\"hp1\"}\n");
+}
+
+// Found by fuzz/results_file.cpp: a board that is no string ended store_run with nlohmann's
+// type_error. The board is now the record reader's (schema 1 reads a scalar as its text), and a
+// line the reader refuses is named by its number.
+TEST(History, TheBoardOfALineIsTheRecordReadersAndABadLineIsNamed) {
+  std::istringstream legacy(R"({"board":true})"
+                            "\n");
+  EXPECT_EQ(board_lines(legacy, "hil-results.jsonl", "true"), "{\"board\":true}\n");
+  std::istringstream bad(R"({"case":"A.B","board":"hp1"})"
+                         "\n"
+                         R"({"schema":2,"case":"A.C","board":1})"
+                         "\n");
+  try {
+    (void)board_lines(bad, "hil-results.jsonl", "hp1");
+    FAIL() << "a line the record reader refuses must be refused";
+  } catch (const record::results_format_error& e) {
+    EXPECT_EQ(e.line(), 2U);
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("hil-results.jsonl:2: "));
+  }
 }
 
 }  // namespace
