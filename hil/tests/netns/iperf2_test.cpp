@@ -17,6 +17,7 @@
 #include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/process.hpp"
 #include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
@@ -42,14 +43,27 @@ std::vector<std::string> in_peer(std::vector<std::string> argv) {
   return argv;
 }
 
+// True when the peer namespace has a socket listening on (TCP) or bound to (UDP) iperf2_port.
+bool peer_port_open(bool udp) {
+  const auto r = hil::sys::run(
+      in_peer({"ss", "-H", udp ? "-lun" : "-ltn", "sport = :" + std::to_string(iperf2_port)}));
+  return r.exit_code == 0 && r.output.find_first_not_of(" \t\r\n") != std::string::npos;
+}
+
 // Stock `iperf -s` for TCP and `iperf -s -u` for UDP (two processes, as iperf 2 needs), both
-// dual-stack (-V), in the peer namespace.
+// dual-stack (-V), in the peer namespace. iperf 2 prints its banner from one thread and listens
+// from another (strace: the banner can come first), so the ports themselves are waited for: a
+// client right after the banner was refused once in a CI run.
 struct stock_iperf2_servers {
   stock_iperf2_servers()
       : tcp(in_peer({"iperf", "-s", "-V", "-p", std::to_string(iperf2_port)})),
         udp(in_peer({"iperf", "-s", "-u", "-V", "-p", std::to_string(iperf2_port)})) {
     EXPECT_TRUE(tcp.wait_for_output("Server listening on TCP", 10s)) << tcp.output();
     EXPECT_TRUE(udp.wait_for_output("Server listening on UDP", 10s)) << udp.output();
+    EXPECT_TRUE(hil::test::eventually([] { return peer_port_open(false); }, 5s))
+        << "no TCP listener on " << iperf2_port << ": " << tcp.output();
+    EXPECT_TRUE(hil::test::eventually([] { return peer_port_open(true); }, 5s))
+        << "no UDP socket on " << iperf2_port << ": " << udp.output();
   }
   hil::sys::child_process tcp;
   hil::sys::child_process udp;
