@@ -118,6 +118,26 @@ long status_field(pid_t pid, const std::string& name) {
   return -1;
 }
 
+// A request/response workload against the peer from the DUT's namespace, running in the
+// background while a test probes the peer beside it.
+struct workload_run {
+  workload_run(hil::measure::workload kind, std::chrono::seconds duration) {
+    o.host = peer_address();
+    o.port = port;
+    o.spec.kind = kind;
+    o.spec.duration = duration;
+    o.on_transaction = [this](std::uint64_t n) {
+      if (n == 100) started.set_value();
+    };
+    result = std::async(std::launch::async, [this] { return hil::session::run_workload(o); });
+  }
+  // True once 100 transactions have completed (within 10 s): the probe is then mid-test.
+  bool flowing() { return started.get_future().wait_for(10s) == std::future_status::ready; }
+  hil::session::workload_options o;
+  std::promise<void> started;
+  std::future<hil::measure::rr_result> result;
+};
+
 // CPU time (user + system) the process has used, in seconds.
 double cpu_seconds(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
@@ -259,17 +279,8 @@ TEST(PeerAbuse, GarbageConnectionsLeaveNoTraceAndTheNextClientIsServed) {
 TEST(PeerAbuse, TheExtensionsDataPortServesOnlyItsTestsClientWithItsToken) {
   const auto peer = start_peer(0, {"--data-port", "5302"});
   const long idle_threads = status_field(peer->pid(), "Threads");
-  hil::session::workload_options o;
-  o.host = peer_address();
-  o.port = port;
-  o.spec.kind = hil::measure::workload::tcp_rr;
-  o.spec.duration = 3s;
-  std::promise<void> flowing;
-  o.on_transaction = [&flowing](std::uint64_t n) {
-    if (n == 100) flowing.set_value();
-  };
-  auto run = std::async(std::launch::async, [&] { return hil::session::run_workload(o); });
-  ASSERT_EQ(flowing.get_future().wait_for(10s), std::future_status::ready);
+  workload_run run(hil::measure::workload::tcp_rr, 3s);
+  ASSERT_TRUE(run.flowing()) << "no 100 transactions within 10 s";
   const long test_threads = status_field(peer->pid(), "Threads");
   // Mid-test: connections to the data port without the test's token (each used to get a thread
   // of its own), and datagrams from a socket of no test (each used to get a 65,507-byte answer).
@@ -292,7 +303,7 @@ TEST(PeerAbuse, TheExtensionsDataPortServesOnlyItsTestsClientWithItsToken) {
   asio::error_code ec;
   (void)stranger.receive(asio::buffer(reply), 0, ec);
   EXPECT_EQ(ec, asio::error::would_block) << "the data port answered a socket of no test";
-  const auto r = run.get();
+  const auto r = run.result.get();
   EXPECT_GT(r.transactions, 1000U) << "the test's own client was held up";
   std::cout << "peer threads: idle " << idle_threads << ", in TCP_RR " << test_threads
             << ", with 200 intruders as well " << busy_threads << "\n";
@@ -302,17 +313,8 @@ TEST(PeerAbuse, TheExtensionsDataPortServesOnlyItsTestsClientWithItsToken) {
 
 TEST(PeerAbuse, SilentConnectionsOnTheDataPortHoldUpNoTransaction) {
   const auto peer = start_peer(0, {"--data-port", "5302"});
-  hil::session::workload_options o;
-  o.host = peer_address();
-  o.port = port;
-  o.spec.kind = hil::measure::workload::tcp_crr;
-  o.spec.duration = 2s;
-  std::promise<void> flowing;
-  o.on_transaction = [&flowing](std::uint64_t n) {
-    if (n == 100) flowing.set_value();
-  };
-  auto run = std::async(std::launch::async, [&] { return hil::session::run_workload(o); });
-  ASSERT_EQ(flowing.get_future().wait_for(10s), std::future_status::ready);
+  workload_run run(hil::measure::workload::tcp_crr, 2s);
+  ASSERT_TRUE(run.flowing()) << "no 100 transactions within 10 s";
   // From the client's own host, connected and silent: each used to stop the peer's acceptor for
   // its 200 ms receive timeout, one after the other (20 of them: 4 s without a transaction).
   asio::io_context io;
@@ -320,7 +322,7 @@ TEST(PeerAbuse, SilentConnectionsOnTheDataPortHoldUpNoTransaction) {
   for (int i = 0; i < 20; ++i) {
     silent.emplace_back(io).connect({asio::ip::make_address(peer_address()), 5302});
   }
-  const auto r = run.get();
+  const auto r = run.result.get();
   const auto s = r.latency.summarize();
   std::cout << "TCP_CRR beside 20 silent connections: " << r.transactions << " transactions, max "
             << s.max_us << " us\n";

@@ -108,6 +108,20 @@ struct raw_client {
     asio::write(*s, asio::buffer(cookie));
     return s;
   }
+  // Connects the test's one TCP stream and reads TEST_START and TEST_RUNNING.
+  std::unique_ptr<tcp::socket> start_test(const tcp::endpoint& to) {
+    auto stream = connect_stream(to);
+    EXPECT_EQ(read_state(), hil::iperf3::state::test_start);
+    EXPECT_EQ(read_state(), hil::iperf3::state::test_running);
+    return stream;
+  }
+  // After `duration` of test: TEST_END, then the server's EXCHANGE_RESULTS (our results are due).
+  void end_test(std::chrono::seconds duration) {
+    std::this_thread::sleep_for(duration);
+    const std::array<std::uint8_t, 1> end{hil::iperf3::state_to_byte(hil::iperf3::state::test_end)};
+    asio::write(control, asio::buffer(end));
+    EXPECT_EQ(read_state(), hil::iperf3::state::exchange_results);
+  }
   // Waits at most `bound` for the control connection to become readable; seconds waited.
   double seconds_until_readable(std::chrono::seconds bound) {
     pollfd p{control.native_handle(), POLLIN, 0};
@@ -168,11 +182,7 @@ TEST(ServerDeadlines, AnUntimedTestWhoseClientNeverSendsEndsAfterTheReceiveTimeo
   hil::measure::test_spec spec;
   spec.bytes = 100 << 20;  // -n 100M, and then nothing is sent
   raw_client client(ours.at(), spec);
-  tcp::socket stream(client.io);
-  stream.connect(ours.at());
-  asio::write(stream, asio::buffer(client.cookie));
-  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_start);
-  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_running);
+  const auto stream = client.start_test(ours.at());
   const double took = client.seconds_until_closed(10s, [] {});
   EXPECT_LT(took, 3.0) << "the untimed test held the server\n" << ours.log();
   EXPECT_THAT(ours.log(), HasSubstr("no data for 1 s in an untimed test")) << ours.log();
@@ -217,9 +227,7 @@ TEST(ServerDeadlines, ATestPastItsDurationAndGuardGetsIperf3sDurationExpired) {
   hil::measure::test_spec spec;
   spec.duration = 1s;
   raw_client client(ours.at(), spec);
-  const auto stream = client.connect_stream(ours.at());
-  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_start);
-  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_running);
+  const auto stream = client.start_test(ours.at());
   // The client never says TEST_END: after 1 s of test and 1 s of guard, iperf3 3.21's answer.
   const double waited = client.seconds_until_readable(5s);
   EXPECT_LT(waited, 3.5) << ours.log();
@@ -240,13 +248,8 @@ TEST(ServerDeadlines, ADeeplyNestedResultsMessageIsRefusedAndTheNextClientIsServ
   spec.duration = 1s;
   {
     raw_client client(ours.at(), spec);
-    const auto stream = client.connect_stream(ours.at());
-    EXPECT_EQ(client.read_state(), hil::iperf3::state::test_start);
-    EXPECT_EQ(client.read_state(), hil::iperf3::state::test_running);
-    std::this_thread::sleep_for(1s);
-    const std::array<std::uint8_t, 1> end{hil::iperf3::state_to_byte(hil::iperf3::state::test_end)};
-    asio::write(client.control, asio::buffer(end));
-    EXPECT_EQ(client.read_state(), hil::iperf3::state::exchange_results);
+    const auto stream = client.start_test(ours.at());
+    client.end_test(spec.duration);
     // 400 kB, under the 4 MiB results limit: it crashed the peer's error text (dump() recursed).
     constexpr int depth = 200'000;
     const std::string deep =
@@ -265,13 +268,8 @@ TEST(ServerDeadlines, AResultsMessageTrickledInPiecesCannotStretchItsDeadline) {
   hil::measure::test_spec spec;
   spec.duration = 1s;
   raw_client client(ours.at(), spec);
-  const auto stream = client.connect_stream(ours.at());
-  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_start);
-  EXPECT_EQ(client.read_state(), hil::iperf3::state::test_running);
-  std::this_thread::sleep_for(1s);
-  const std::array<std::uint8_t, 1> end{hil::iperf3::state_to_byte(hil::iperf3::state::test_end)};
-  asio::write(client.control, asio::buffer(end));
-  EXPECT_EQ(client.read_state(), hil::iperf3::state::exchange_results);
+  const auto stream = client.start_test(ours.at());
+  client.end_test(spec.duration);
   // 1,000,000 bytes announced (under the 4 MiB limit), then 2,048 every 300 ms: each 4,096-byte
   // read used to get a wait of its own, so the server was held for 2.5 minutes.
   const std::array<std::uint8_t, 4> length{0, 0x0f, 0x42, 0x40};
