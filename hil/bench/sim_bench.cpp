@@ -25,18 +25,6 @@ std::string prefix_of(const std::string& cidr) {
   return slash == std::string::npos ? "" : cidr.substr(slash);
 }
 
-// tbf on an interface's egress: burst of 4 ms at the rate (at least 64 KiB so one TSO/GSO
-// segment fits), latency bound 20 ms.
-void shape(const std::string& ns, const std::string& ifname, int mbit) {
-  if (mbit <= 0) {
-    run({"tc", "-n", ns, "qdisc", "del", "dev", ifname, "root"});  // absent is fine
-    return;
-  }
-  const long burst = std::max(65536L, static_cast<long>(mbit) * 1000000L / 8 / 250);
-  run_checked({"tc", "-n", ns, "qdisc", "replace", "dev", ifname, "root", "tbf", "rate",
-               fmt::format("{}mbit", mbit), "burst", std::to_string(burst), "latency", "20ms"});
-}
-
 // Waits (at most 5 s) until ifname in ns has no tentative IPv6 address. A tentative link-local
 // address (duplicate address detection, a second or two after the link comes up) keeps the end
 // from resolving its IPv6 neighbours: the first test over IPv6 would lose its first second (a UDP
@@ -93,6 +81,16 @@ void kill_processes_in(const std::string& ns) {
 }
 
 }  // namespace
+
+void shape(const std::string& ns, const std::string& ifname, int mbit) {
+  if (mbit <= 0) {
+    run({"tc", "-n", ns, "qdisc", "del", "dev", ifname, "root"});  // absent is fine
+    return;
+  }
+  const long burst = std::max(65536L, static_cast<long>(mbit) * 1000000L / 8 / 250);
+  run_checked({"tc", "-n", ns, "qdisc", "replace", "dev", ifname, "root", "tbf", "rate",
+               fmt::format("{}mbit", mbit), "burst", std::to_string(burst), "latency", "20ms"});
+}
 
 sim_layout private_layout(const std::string& tag, const std::string& dut_interface) {
   const std::string name = "hilperf-" + tag + std::to_string(::getpid());

@@ -42,6 +42,11 @@ sim_layout layout_of(const profile::profile& p);
 // Unshaped, no IPv6, peer MTU 1500: the caller sets what it needs beyond that.
 sim_layout private_layout(const std::string& tag, const std::string& dut_interface);
 
+// The bench's shaping of one end: tbf on ifname's egress in namespace ns at mbit (0: none), a
+// burst of 4 ms at the rate (at least 64 KiB so one TSO/GSO segment fits), latency bound 20 ms.
+// Throws std::system_error quoting tc.
+void shape(const std::string& ns, const std::string& ifname, int mbit);
+
 enum class up_result { created, already_up };
 
 // Creates the bench, or re-applies shaping and the peer MTU when it is already complete (a partial

@@ -55,7 +55,7 @@ class ethernet_shaping {
   ethernet_shaping& operator=(const ethernet_shaping&) = delete;
 
  private:
-  // framed: this test's tight Ethernet port; otherwise the bench's own shaping (sim_bench.cpp).
+  // framed: this test's tight Ethernet port; otherwise the bench's own shaping.
   static void shape(const std::string& ns, const std::string& dev, int mbit, bool framed) {
     if (framed) {
       hil::sys::run_checked({"tc", "-n", ns, "qdisc", "replace", "dev", dev, "root", "tbf", "rate",
@@ -63,10 +63,7 @@ class ethernet_shaping {
                              "limit", std::to_string(queue_bytes), "overhead", "24"});
       return;
     }
-    const long burst = std::max(65536L, static_cast<long>(mbit) * 1000000L / 8 / 250);
-    hil::sys::run_checked({"tc", "-n", ns, "qdisc", "replace", "dev", dev, "root", "tbf", "rate",
-                           std::to_string(mbit) + "mbit", "burst", std::to_string(burst), "latency",
-                           "20ms"});
+    hil::bench::shape(ns, dev, mbit);
   }
 };
 
