@@ -3,9 +3,12 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -90,6 +93,38 @@ void shape(const std::string& ns, const std::string& ifname, int mbit) {
   const long burst = std::max(65536L, static_cast<long>(mbit) * 1000000L / 8 / 250);
   run_checked({"tc", "-n", ns, "qdisc", "replace", "dev", ifname, "root", "tbf", "rate",
                fmt::format("{}mbit", mbit), "burst", std::to_string(burst), "latency", "20ms"});
+}
+
+void shape_ethernet(const std::string& ns, const std::string& ifname, int mbit,
+                    int max_frame_bytes) {
+  constexpr int frame_cost = 24;  // FCS 4, preamble and start delimiter 8, gap 12
+  const long bucket = 2L * (max_frame_bytes + frame_cost);
+  const long queue = std::max(32000L, static_cast<long>(mbit) * 1'000'000L / 8 / 100);
+  run_checked({"tc", "-n", ns, "qdisc", "replace", "dev", ifname, "root", "tbf", "rate",
+               fmt::format("{}mbit", mbit), "burst", std::to_string(bucket), "limit",
+               std::to_string(queue), "overhead", std::to_string(frame_cost)});
+}
+
+ethernet_port::ethernet_port(sim_layout l, int mbit, int max_frame_bytes) : layout_(std::move(l)) {
+  shape_ethernet(layout_.dut_netns, layout_.dut_interface, mbit, max_frame_bytes);
+  try {
+    shape_ethernet(layout_.peer_netns, layout_.peer_interface, mbit, max_frame_bytes);
+  } catch (...) {
+    shape(layout_.dut_netns, layout_.dut_interface, layout_.shape_mbit);
+    throw;
+  }
+}
+
+ethernet_port::~ethernet_port() {
+  for (const auto& [ns, ifname] : {std::pair{layout_.dut_netns, layout_.dut_interface},
+                                   std::pair{layout_.peer_netns, layout_.peer_interface}}) {
+    try {
+      shape(ns, ifname, layout_.shape_mbit);
+    } catch (const std::exception& e) {
+      std::cerr << "hilperf: could not restore the bench's shaping of " << ifname << " in " << ns
+                << ": " << e.what() << '\n';
+    }
+  }
 }
 
 sim_layout private_layout(const std::string& tag, const std::string& dut_interface) {

@@ -47,6 +47,28 @@ sim_layout private_layout(const std::string& tag, const std::string& dut_interfa
 // Throws std::system_error quoting tc.
 void shape(const std::string& ns, const std::string& ifname, int mbit);
 
+// One end shaped as an Ethernet port of mbit: tbf counting each frame's FCS, preamble and
+// inter-frame gap (overhead 24: tbf sees a frame without its FCS), so it carries at most the media
+// maximum mbit · 10⁶ / ((frame + 20) · 8) frames/s, as a real port does (RFC 2544 cases). The
+// bucket holds two frames of max_frame_bytes, which must be the largest either end may send at
+// its MTU (+ 18), control connections included: tbf drops a frame larger than its bucket. The
+// queue holds 10 ms at the rate (at least 32,000 bytes). Throws std::system_error quoting tc.
+void shape_ethernet(const std::string& ns, const std::string& ifname, int mbit,
+                    int max_frame_bytes);
+
+// Both ends of l shaped by shape_ethernet for this object's lifetime; l's own shaping (shape())
+// is back on destruction (a failure to restore is printed to stderr: destructors do not throw).
+class ethernet_port {
+ public:
+  ethernet_port(sim_layout l, int mbit, int max_frame_bytes);
+  ~ethernet_port();
+  ethernet_port(const ethernet_port&) = delete;
+  ethernet_port& operator=(const ethernet_port&) = delete;
+
+ private:
+  sim_layout layout_;
+};
+
 enum class up_result { created, already_up };
 
 // Creates the bench, or re-applies shaping and the peer MTU when it is already complete (a partial

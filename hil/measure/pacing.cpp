@@ -150,6 +150,17 @@ pacer::time_point pacer::next_due(std::uint64_t k, time_point last_send) const {
   return std::max(ideal(k), earliest);
 }
 
+std::uint64_t pacer::due_in_batch(std::uint64_t k, time_point last_send, time_point now,
+                                  std::uint64_t max) const {
+  std::uint64_t n = 0;
+  time_point due = next_due(k, last_send);
+  while (n < max && due <= now) {
+    ++n;
+    due = next_due(k + n, due);
+  }
+  return n;
+}
+
 std::uint64_t pacer::due_by(time_point now) const {
   if (now < start_) return 0;
   // ideal(k) <= now  ⇔  ⌊k·B/R⌋ <= e  ⇔  k·B < (e+1)·R  ⇔  k < ⌈(e+1)·R / B⌉,

@@ -38,6 +38,15 @@ class pacer {
   // that would exceed catchup_factor × the rate; start for k == 0.
   [[nodiscard]] time_point next_due(std::uint64_t k, time_point last_send) const;
 
+  // How many datagrams from k on may go out together at now, at most max: each in turn as
+  // next_due chains them (the first from last_send, the next from the one before, each at
+  // ideal(k) or catchup_spacing after its predecessor), while that is no later than now. A sender
+  // that sends them in one batch stays on the schedule and catches up no faster than the factor
+  // allows, except that each batch leaves back to back: a burst of at most max datagrams. 0 when
+  // datagram k is not due yet.
+  [[nodiscard]] std::uint64_t due_in_batch(std::uint64_t k, time_point last_send, time_point now,
+                                           std::uint64_t max) const;
+
   // How many datagrams are due by now (ideal(k) <= now): what a perfect sender has sent; 1 at
   // start (datagram 0 is due then), 0 before it.
   [[nodiscard]] std::uint64_t due_by(time_point now) const;

@@ -20,10 +20,13 @@ struct test_spec {
   int parallel = 1;                          // -P: streams per direction, 1..128
   bool reverse = false;                      // -R: the server sends
   bool bidirectional = false;                // --bidir: both send
-  std::uint32_t block_len = 0;          // -l: bytes per write; 0 = default (TCP 128 KiB, UDP 1460)
-  std::uint64_t bitrate_bps = 0;        // -b: payload bits/s per stream; 0 = unlimited
-  bool bitrate_given = false;           // -b was given; UDP without it runs at 1 Mbit/s
-  int window = 0;                       // -w: SO_SNDBUF/SO_RCVBUF bytes (0 = kernel default)
+  std::uint32_t block_len = 0;    // -l: bytes per write; 0 = default (TCP 128 KiB, UDP 1460)
+  std::uint64_t bitrate_bps = 0;  // -b: payload bits/s per stream; 0 = unlimited
+  bool bitrate_given = false;     // -b was given; UDP without it runs at 1 Mbit/s
+  int window = 0;                 // -w: SO_SNDBUF/SO_RCVBUF bytes (0 = kernel default)
+  // -w past net.core.wmem_max/rmem_max on our own sockets (SO_SNDBUFFORCE/SO_RCVBUFFORCE, which
+  // need CAP_NET_ADMIN; without it, capped as -w is). Not on the wire: the peer's are its own.
+  bool force_window = false;
   int mss = 0;                          // -M: TCP_MAXSEG (0 = default)
   bool nodelay = false;                 // -N: TCP_NODELAY on data sockets
   int tos = 0;                          // -S: IP TOS / IPv6 traffic class (DSCP << 2)

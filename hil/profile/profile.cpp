@@ -35,6 +35,21 @@ std::string profile::peer_netns() const {
   return peer.mode == peer_mode::sim ? "hilperf-" + sim.bench + "-peer" : std::string();
 }
 
+double rfc2544_config::min_percent_for(int frame_bytes) const {
+  for (const auto& [frame, percent] : min_percent_by_frame) {
+    if (frame == frame_bytes) return percent;
+  }
+  return min_percent;
+}
+
+int profile::rfc2544_line_mbps() const {
+  if (rfc2544.line_mbps > 0) return rfc2544.line_mbps;
+  if (peer.mode == peer_mode::sim) {
+    return sim.frame_port_mbit > 0 ? sim.frame_port_mbit : sim.shape_mbit;
+  }
+  return link.speed_mbps;
+}
+
 // The base is built from the arguments before problems_ takes ownership of them.
 profile_error::profile_error(std::string source, std::vector<problem> problems,
                              std::string_view kind)

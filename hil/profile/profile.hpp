@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace hil::profile {
@@ -81,12 +82,14 @@ struct mtu_config {
 
 // One set of test durations in seconds.
 struct duration_set {
-  int tcp_seconds = 10;      // TcpThroughput -t
-  int udp_seconds = 5;       // UdpZeroLoss -t
-  int txrx_seconds = 10;     // procedure 002 Tx/Rx table -t
-  int interval_seconds = 1;  // -i
-  int netperf_seconds = 2;   // NetperfSuite: each iteration's length (netperf -l)
-  int latency_seconds = 3;   // LatencyUnderLoad: each of the idle and loaded RR runs
+  int tcp_seconds = 10;             // TcpThroughput -t
+  int udp_seconds = 5;              // UdpZeroLoss -t
+  int txrx_seconds = 10;            // procedure 002 Tx/Rx table -t
+  int interval_seconds = 1;         // -i
+  int netperf_seconds = 2;          // NetperfSuite: each iteration's length (netperf -l)
+  int latency_seconds = 3;          // LatencyUnderLoad: each of the idle and loaded RR runs
+  int rfc2544_trial_seconds = 1;    // Rfc2544: each search trial
+  int rfc2544_confirm_seconds = 2;  // Rfc2544: the confirmation trial (RFC 2544 asks 60)
 };
 
 // NetperfSuite (procedure 003): netperf's six tests, run.iterations times each.
@@ -110,12 +113,35 @@ struct latency_config {
   double loaded_p99_ms = 50.0;  // TCP_RR p99 round trip allowed while the link is saturated
 };
 
+// Rfc2544 (RFC 2544 §26.1 throughput per frame size; docs/checks.md): the highest frame rate
+// without loss, found by a binary search with trials of durations.*.rfc2544_trial_seconds and
+// confirmed by one of rfc2544_confirm_seconds, as a share of the port's media maximum.
+struct rfc2544_config {
+  // Ethernet frame sizes in bytes (header, payload and FCS), RFC 2544 §9.1's; the cases add the
+  // jumbo MTU's frame (mtu.jumbo + 18), skipped unless mtu.jumbo_enabled.
+  std::vector<int> frame_sizes{64, 128, 256, 512, 1024, 1280, 1518};
+  double resolution_percent = 1.0;     // the search stops this close to the answer (% of maximum)
+  double accepted_loss_percent = 0.0;  // 0: RFC 2544's zero loss; above: a partial drop rate
+  double min_percent = 95.0;           // pass: the found rate ≥ this % of the media maximum ...
+  std::vector<std::pair<int, double>> min_percent_by_frame;  // ... or this frame size's own
+  // The line rate the media maximum is computed from; 0: link.speed_mbps on a board, and on the
+  // simulated bench sim.frame_port_mbit, the rate its port is shaped to for these cases.
+  int line_mbps = 0;
+
+  // The minimum % of the media maximum for frame_bytes.
+  [[nodiscard]] double min_percent_for(int frame_bytes) const;
+};
+
 // The simulated bench (peer mode sim): namespaces, veth, shaping.
 struct sim_config {
   std::string bench = "hp0";           // namespace names are hilperf-<bench>-dut / -peer
   std::string peer_interface = "pc0";  // the veth end in the peer namespace
   int shape_mbit = 1000;               // tbf rate on both ends; 0 leaves the link unshaped
   int peer_mtu = 9000;                 // the peer end's MTU (1500 stands in for a PC without jumbo)
+  // During an Rfc2544 case both ends are shaped to this rate counting Ethernet's per-frame cost
+  // (tbf overhead: FCS, preamble, gap), so the port has a media maximum as a real one has;
+  // the bench's own shaping is back afterwards. 0: shape_mbit.
+  int frame_port_mbit = 10;
 };
 
 // Nightly history (hil.history.regression): where runs are kept and what counts as a regression.
@@ -132,8 +158,8 @@ struct profile {
   link_expectation link;
   thresholds limits;
   mtu_config mtu;
-  duration_set quick{10, 5, 10, 1, 2, 3};
-  duration_set nightly{600, 5, 10, 1, 10, 30};
+  duration_set quick{10, 5, 10, 1, 2, 3, 1, 2};
+  duration_set nightly{600, 5, 10, 1, 10, 30, 10, 60};
   std::string duration_set_name = "quick";  // which of quick/nightly the run uses
   int iterations = 5;  // NetperfSuite iterations per test (procedure 003 runs 10 to 20)
   // The quiet bench (docs/quiet-bench.md): a case whose verdict fails while the CPU pressure over
@@ -144,6 +170,7 @@ struct profile {
   int max_attempts = 3;
   netperf_config netperf;
   latency_config latency;
+  rfc2544_config rfc2544;
   history_config history;
   sim_config sim;
 
@@ -155,6 +182,8 @@ struct profile {
   [[nodiscard]] std::string dut_netns() const;
   // The peer network namespace for the simulated bench, empty for a real board.
   [[nodiscard]] std::string peer_netns() const;
+  // The line rate in Mbit/s the Rfc2544 media maximum is of (rfc2544.line_mbps's rule).
+  [[nodiscard]] int rfc2544_line_mbps() const;
 };
 
 // One validation finding.

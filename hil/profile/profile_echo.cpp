@@ -86,6 +86,8 @@ void put_durations(std::string& out, std::string_view name, const duration_set& 
   put(out, "interval_seconds", d.interval_seconds);
   put(out, "netperf_seconds", d.netperf_seconds);
   put(out, "latency_seconds", d.latency_seconds);
+  put(out, "rfc2544_trial_seconds", d.rfc2544_trial_seconds);
+  put(out, "rfc2544_confirm_seconds", d.rfc2544_confirm_seconds);
 }
 
 }  // namespace
@@ -150,6 +152,18 @@ std::string echo(const profile& p) {
   out += "\n[latency]\n";
   put(out, "load_streams", p.latency.load_streams);
   put(out, "loaded_p99_ms", float_text(p.latency.loaded_p99_ms));
+  out += "\n[rfc2544]\n";
+  put(out, "frame_sizes", fmt::format("[{}]", fmt::join(p.rfc2544.frame_sizes, ", ")));
+  put(out, "resolution_percent", float_text(p.rfc2544.resolution_percent));
+  put(out, "accepted_loss_percent", float_text(p.rfc2544.accepted_loss_percent));
+  put(out, "min_percent", float_text(p.rfc2544.min_percent));
+  std::string by_frame;
+  for (const auto& [frame, percent] : p.rfc2544.min_percent_by_frame) {
+    by_frame +=
+        fmt::format("{}frame{} = {}", by_frame.empty() ? "" : ", ", frame, float_text(percent));
+  }
+  put(out, "min_percent_by_frame", by_frame.empty() ? "{}" : "{ " + by_frame + " }");
+  put(out, "line_mbps", p.rfc2544.line_mbps);
   out += "\n[history]\n";
   put(out, "dir", toml_string(p.history.dir));
   put(out, "tolerance_percent", float_text(p.history.tolerance_percent));
@@ -159,6 +173,7 @@ std::string echo(const profile& p) {
   put(out, "peer_interface", toml_string(p.sim.peer_interface));
   put(out, "shape_mbit", p.sim.shape_mbit);
   put(out, "peer_mtu", p.sim.peer_mtu);
+  put(out, "frame_port_mbit", p.sim.frame_port_mbit);
   return out;
 }
 

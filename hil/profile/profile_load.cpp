@@ -407,7 +407,7 @@ constexpr std::array<key_spec<mtu_config>, 3> mtu_keys{{
 }};
 
 constexpr std::int64_t max_seconds = 86400;  // one day
-constexpr std::array<key_spec<duration_set>, 6> duration_keys{{
+constexpr std::array<key_spec<duration_set>, 8> duration_keys{{
     {"tcp_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.tcp_seconds); }},
     {"udp_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.udp_seconds); }},
     {"txrx_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.txrx_seconds); }},
@@ -417,6 +417,86 @@ constexpr std::array<key_spec<duration_set>, 6> duration_keys{{
      [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.netperf_seconds); }},
     {"latency_seconds",
      [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.latency_seconds); }},
+    {"rfc2544_trial_seconds",
+     [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.rfc2544_trial_seconds); }},
+    {"rfc2544_confirm_seconds",
+     [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.rfc2544_confirm_seconds); }},
+}};
+
+// Ethernet frames: 64 bytes at least, at most the largest MTU's frame (+ 14 header + 4 FCS).
+constexpr int min_frame = 64;
+constexpr int max_frame = max_mtu + 18;
+
+// rfc2544.frame_sizes: a non-empty, strictly increasing array of frame sizes.
+void read_frame_sizes(const value_reader& r, rfc2544_config& c) {
+  const toml::array* array = r.array();
+  if (array == nullptr) return;
+  if (array->empty()) {
+    r.fail("must list at least one frame size, e.g. [64, 128, 256, 512, 1024, 1280, 1518]");
+    return;
+  }
+  std::vector<int> frames;
+  bool all_valid = true;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const value_reader element((*array)[i], fmt::format("{}[{}]", r.key(), i), r.state());
+    const std::optional<std::int64_t> frame = element.integer(min_frame, max_frame);
+    if (!frame) {
+      all_valid = false;
+    } else if (!frames.empty() && *frame <= frames.back()) {
+      element.fail(fmt::format("frame sizes must be strictly increasing, but {} follows {}", *frame,
+                               frames.back()));
+      all_valid = false;
+    } else {
+      frames.push_back(static_cast<int>(*frame));
+    }
+  }
+  if (all_valid) c.frame_sizes = std::move(frames);
+}
+
+// rfc2544.min_percent_by_frame: { frame64 = 30.0, … }, each key a frame size as the cases name it.
+void read_min_percent_by_frame(const value_reader& r, rfc2544_config& c) {
+  const toml::table* table = r.table();
+  if (table == nullptr) return;
+  for (const auto& [key, node] : *table) {
+    const std::string name(key.str());
+    const std::string dotted = fmt::format("{}.{}", r.key(), name);
+    const value_reader value(node, dotted, r.state());
+    int frame = 0;
+    const bool named =
+        name.size() > 5 && name.compare(0, 5, "frame") == 0 &&
+        std::all_of(name.begin() + 5, name.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) &&
+        name.size() <= 10;
+    if (named) frame = std::stoi(name.substr(5));
+    if (!named || frame < min_frame || frame > max_frame) {
+      value.fail(
+          fmt::format("must be named frame<bytes> for a frame of {} to {} bytes, e.g. "
+                      "frame64 = 30.0",
+                      min_frame, max_frame));
+      continue;
+    }
+    r.state().mark_seen(dotted, line_of(node));
+    if (const auto percent = value.positive_number(100.0)) {
+      c.min_percent_by_frame.emplace_back(frame, *percent);
+    }
+  }
+}
+
+constexpr std::array<key_spec<rfc2544_config>, 6> rfc2544_keys{{
+    {"frame_sizes", read_frame_sizes},
+    {"resolution_percent",
+     [](auto& r, auto& c) { store(r.positive_number(50.0), c.resolution_percent); }},
+    {"accepted_loss_percent",
+     [](auto& r, auto& c) {
+       const auto v = r.optional_limit();
+       if (v && *v >= 100.0) {
+         r.fail(fmt::format("must be below 100, got {}", *v));
+         return;
+       }
+       store(v, c.accepted_loss_percent);
+     }},
+    {"min_percent", [](auto& r, auto& c) { store(r.positive_number(100.0), c.min_percent); }},
+    {"min_percent_by_frame", read_min_percent_by_frame},
+    {"line_mbps", [](auto& r, auto& c) { store(r.integer(0, 1'000'000), c.line_mbps); }},
 }};
 
 constexpr std::int64_t max_message = 1 << 20;  // the hilperf extension's largest request/response
@@ -457,7 +537,7 @@ constexpr std::array<key_spec<profile>, 5> run_keys{{
 }};
 
 // [sim] is validated in every mode (a typo is a typo), though only sim mode uses it.
-constexpr std::array<key_spec<sim_config>, 4> sim_keys{{
+constexpr std::array<key_spec<sim_config>, 5> sim_keys{{
     {"bench",
      [](auto& r, auto& s) {
        store(r.string_where(is_bench_name, "1 to 8 characters from a-z and 0-9"), s.bench);
@@ -468,6 +548,7 @@ constexpr std::array<key_spec<sim_config>, 4> sim_keys{{
      }},
     {"shape_mbit", [](auto& r, auto& s) { store(r.integer(0, 100000), s.shape_mbit); }},
     {"peer_mtu", [](auto& r, auto& s) { store(r.integer(min_mtu, max_mtu), s.peer_mtu); }},
+    {"frame_port_mbit", [](auto& r, auto& s) { store(r.integer(0, 100000), s.frame_port_mbit); }},
 }};
 
 constexpr std::array<key_spec<history_config>, 3> history_keys{{
@@ -477,7 +558,7 @@ constexpr std::array<key_spec<history_config>, 3> history_keys{{
     {"baseline_runs", [](auto& r, auto& h) { store(r.integer(1, 1000), h.baseline_runs); }},
 }};
 
-constexpr std::array<key_spec<profile>, 11> top_keys{{
+constexpr std::array<key_spec<profile>, 12> top_keys{{
     {"dut", [](auto& r, auto& p) { read_table(r, dut_keys, p.dut); }},
     {"peer", [](auto& r, auto& p) { read_table(r, peer_keys, p.peer); }},
     {"link", [](auto& r, auto& p) { read_table(r, link_keys, p.link); }},
@@ -488,6 +569,7 @@ constexpr std::array<key_spec<profile>, 11> top_keys{{
     {"sim", [](auto& r, auto& p) { read_table(r, sim_keys, p.sim); }},
     {"netperf", [](auto& r, auto& p) { read_table(r, netperf_keys, p.netperf); }},
     {"latency", [](auto& r, auto& p) { read_table(r, latency_keys, p.latency); }},
+    {"rfc2544", [](auto& r, auto& p) { read_table(r, rfc2544_keys, p.rfc2544); }},
     {"history", [](auto& r, auto& p) { read_table(r, history_keys, p.history); }},
 }};
 

@@ -17,6 +17,9 @@ constexpr std::string_view name_of(const latency_under_load_figures& /*f*/) {
 }
 constexpr std::string_view name_of(const icmp_latency_figures& /*f*/) { return "icmp_latency"; }
 constexpr std::string_view name_of(const link_figures& /*f*/) { return "link"; }
+constexpr std::string_view name_of(const frame_throughput_figures& /*f*/) {
+  return "rfc2544_throughput";
+}
 
 }  // namespace
 

@@ -7,14 +7,14 @@
 //   ├ verdict    pass, the texts (observed, limit, cause), the headline figure as numbers
 //   │            (observed_value, limit_value, unit, bound → margin)
 //   ├ figures    one struct per kind (std::variant): throughput, retransmits, udp_tier,
-//   │            datagram_counts, netperf, latency_under_load, icmp_latency, link;
+//   │            datagram_counts, netperf, latency_under_load, icmp_latency, link,
+//   │            rfc2544_throughput;
 //   │            std::monostate for a skipped case or one that failed before its verdict
 //   ├ counters   the DUT interface's counter deltas over the case, when read
 //   └ attempts   every measurement under the quiet-bench rule (docs/quiet-bench.md)
 //
-// A new kind (RFC 2544's frame-size table, issue 14) is a header with its struct, one more
-// alternative in `figures`, and its fields in record_json.cpp; the compiler then lists every
-// std::visit that must handle it.
+// A new kind is a header with its struct, one more alternative in `figures`, and its fields in
+// figures_json.cpp; the compiler then lists every std::visit that must handle it.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +28,7 @@
 
 #include "hil/measure/verdict.hpp"
 #include "hil/record/datagram_counts.hpp"
+#include "hil/record/frame_throughput.hpp"
 #include "hil/record/latency_checks.hpp"
 #include "hil/record/link.hpp"
 #include "hil/record/netperf.hpp"
@@ -41,9 +42,10 @@ namespace hil::record {
 // untyped layout of earlier hilperf versions, still read (record_json.hpp).
 inline constexpr int schema_version = 2;
 
-using figures = std::variant<std::monostate, throughput_figures, retransmit_figures,
-                             udp_tier_figures, datagram_count_figures, netperf_figures,
-                             latency_under_load_figures, icmp_latency_figures, link_figures>;
+using figures =
+    std::variant<std::monostate, throughput_figures, retransmit_figures, udp_tier_figures,
+                 datagram_count_figures, netperf_figures, latency_under_load_figures,
+                 icmp_latency_figures, link_figures, frame_throughput_figures>;
 
 // The kind's name as records spell it: "throughput", …; "none" for std::monostate.
 [[nodiscard]] std::string_view kind_name(const figures& f);

@@ -90,6 +90,32 @@ json to_json_of(const icmp_latency_figures& f) {
 
 json to_json_of(const link_figures& f) { return {{"interface", f.interface}}; }
 
+json to_json_of(const frame_throughput_figures& f) {
+  json trials = json::array();
+  for (const auto& t : f.trials) {
+    trials.push_back({{"offered_fps", rounded(t.offered_fps, 1)},
+                      {"sent_fps", rounded(t.sent_fps, 1)},
+                      {"sent", t.sent},
+                      {"received", t.received},
+                      {"seconds", rounded(t.seconds, 3)},
+                      {"passed", t.passed},
+                      {"confirmation", t.confirmation},
+                      {"valid", t.valid}});
+  }
+  json j{{"frame_bytes", f.frame_bytes},
+         {"payload_bytes", f.payload_bytes},
+         {"ip_version", f.ip_version},
+         {"line_mbps", rounded(f.line_mbps, 3)},
+         {"media_max_fps", rounded(f.media_max_fps, 1)},
+         {"accepted_loss_percent", rounded(f.accepted_loss_percent, 6)},
+         {"resolution_percent", rounded(f.resolution_percent, 6)},
+         {"pacing", f.pacing},
+         {"trials", trials}};
+  if (f.throughput_fps) j["throughput_fps"] = rounded(*f.throughput_fps, 1);
+  if (!f.tool_limited.empty()) j["tool_limited"] = f.tool_limited;
+  return j;
+}
+
 throughput_figures throughput_of(const object_reader& r) {
   throughput_figures f;
   f.protocol = r.get<std::string>("protocol");
@@ -183,6 +209,31 @@ icmp_latency_figures icmp_latency_of(const object_reader& r) {
   return f;
 }
 
+frame_throughput_figures frame_throughput_of(const object_reader& r) {
+  frame_throughput_figures f;
+  f.frame_bytes = r.get<std::uint32_t>("frame_bytes");
+  f.payload_bytes = r.get<std::uint32_t>("payload_bytes");
+  f.ip_version = r.get<int>("ip_version");
+  f.line_mbps = r.get<double>("line_mbps");
+  f.media_max_fps = r.get<double>("media_max_fps");
+  f.throughput_fps = r.optional<double>("throughput_fps");
+  f.accepted_loss_percent = r.get<double>("accepted_loss_percent");
+  f.resolution_percent = r.get<double>("resolution_percent");
+  f.pacing = r.get<std::string>("pacing");
+  f.tool_limited = r.get_or<std::string>("tool_limited", "");
+  const json* trials = r.find("trials");
+  if (trials == nullptr) throw record_error(r.name("trials") + ": missing");
+  if (!trials->is_array()) object_reader::fail_at(r.name("trials"), *trials, "an array");
+  for (std::size_t i = 0; i < trials->size(); ++i) {
+    const object_reader t((*trials)[i], r.name("trials") + "[" + std::to_string(i) + "]");
+    f.trials.push_back({t.get<double>("offered_fps"), t.get<double>("sent_fps"),
+                        t.get<std::uint64_t>("sent"), t.get<std::uint64_t>("received"),
+                        t.get<double>("seconds"), t.get<bool>("passed"),
+                        t.get<bool>("confirmation"), t.get<bool>("valid")});
+  }
+  return f;
+}
+
 }  // namespace
 
 double rounded(double x, int decimals) {
@@ -246,6 +297,7 @@ figures figures_from_json(std::string_view kind, const json* j) {
   if (kind == "latency_under_load") return latency_under_load_of(r);
   if (kind == "icmp_latency") return icmp_latency_of(r);
   if (kind == "link") return link_figures{r.get<std::string>("interface")};
+  if (kind == "rfc2544_throughput") return frame_throughput_of(r);
   throw record_error("kind: \"" + std::string(kind) +
                      "\" is not a kind this hilperf knows (a newer version wrote it?)");
 }

@@ -36,11 +36,13 @@ measure::trial_outcome run_frame_trial(const frame_trial_options& o, double fps,
   c.spec.parallel = 1;
   c.spec.bytes = 0;
   c.spec.blocks = 0;
-  // Socket buffers (iperf3's -w) so large that the sender's own queue never holds it back: frames
-  // beyond what the port carries are dropped and counted, not delayed (with the default 208 KiB,
-  // 64-byte frames waiting in a qdisc fill the send buffer and the sender blocks at the port's
-  // rate, which would read as a sender that cannot keep its schedule).
+  // Socket buffers (iperf3's -w, forced past net.core.wmem_max where we may) so large that the
+  // sender's own queue never holds it back: frames beyond what the port carries are dropped by
+  // its queue and counted as lost, not delayed (with Linux's default 208 KiB, a qdisc's 1,000
+  // frames waiting for the NIC fill the send buffer and the sender blocks at the port's rate,
+  // which would read as a sender that cannot keep its schedule).
   if (c.spec.window == 0) c.spec.window = trial_socket_buffer;
+  c.spec.force_window = true;
   const measure::test_result r = run_client(c);
   if (!r.error.empty() || r.streams.empty()) {
     throw std::system_error(std::make_error_code(std::errc::protocol_error),

@@ -13,6 +13,12 @@
 
 namespace hil::session {
 
+// How the engine's sender shapes a trial's bursts, for the record (traffic::flow's paced UDP).
+inline constexpr const char* frame_trial_pacing =
+    "each datagram to its own instant up to 10,000 frames/s; above, every datagram due when the "
+    "sender wakes goes out in one sendmmsg burst of at most 64, back to back; a late sender "
+    "catches up at no more than twice the offered rate";
+
 struct frame_trial_options {
   client_options base;  // server, port, credentials, timeouts; the spec's bind, -R and counters
   std::uint32_t frame_bytes = 64;

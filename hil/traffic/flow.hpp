@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "hil/measure/pacing.hpp"
 #include "hil/measure/test_spec.hpp"
 #include "hil/measure/udp_stats.hpp"
 #include "hil/sys/unique_fd.hpp"
@@ -96,6 +97,10 @@ class flow {
 
   // How long a blocked send/recv may take before the worker re-checks its stop request.
   static constexpr int io_timeout_ms = 100;
+  // A paced UDP sender above this many datagrams/s sends in batches of the datagrams due (at most
+  // batch_limit back to back); below it, one datagram at a time, each to its own instant.
+  static constexpr double batch_above_per_second = 10'000;
+  static constexpr std::size_t batch_limit = 64;
 
  private:
   void run(const std::stop_token& stop);
@@ -103,6 +108,7 @@ class flow {
   void tcp_receive(const std::stop_token& stop);
   void udp_send(const std::stop_token& stop);
   void udp_send_unpaced(const std::stop_token& stop);
+  void udp_send_batched(const std::stop_token& stop, const measure::pacer& pacer);
   void udp_receive(const std::stop_token& stop);
   // Counts a GRO message of total bytes in segments as one run when its headers prove it one GSO
   // send of consecutive datagrams; false when it must be counted datagram by datagram.

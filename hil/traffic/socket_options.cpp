@@ -25,8 +25,14 @@ void set_int(int fd, int level, int name, int value, const char* what) {
 
 void apply_data_options(int fd, int family, const measure::test_spec& spec) {
   if (spec.window > 0) {
-    set_int(fd, SOL_SOCKET, SO_SNDBUF, spec.window, "SO_SNDBUF (-w)");
-    set_int(fd, SOL_SOCKET, SO_RCVBUF, spec.window, "SO_RCVBUF (-w)");
+    const bool forced_send =
+        spec.force_window &&
+        ::setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &spec.window, sizeof(spec.window)) == 0;
+    const bool forced_receive =
+        spec.force_window &&
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &spec.window, sizeof(spec.window)) == 0;
+    if (!forced_send) set_int(fd, SOL_SOCKET, SO_SNDBUF, spec.window, "SO_SNDBUF (-w)");
+    if (!forced_receive) set_int(fd, SOL_SOCKET, SO_RCVBUF, spec.window, "SO_RCVBUF (-w)");
   }
   if (spec.proto == measure::protocol::tcp) {
     if (spec.mss > 0) set_int(fd, IPPROTO_TCP, TCP_MAXSEG, spec.mss, "TCP_MAXSEG (-M)");

@@ -186,4 +186,49 @@ TEST(Pacer, AnInfiniteCatchUpFactorBurstsLikeIperf3) {
   EXPECT_EQ(p.next_due(5, late), late);
 }
 
+// Batches (due_in_batch): 1472 B at 100 Mbit/s, T = 117.76 µs, catch-up spacing 58.88 µs.
+TEST(Pacer, ABatchOnScheduleHoldsTheDatagramsDueSinceTheLastOne) {
+  const pacer p(mbit100, 1472, t0);
+  const std::uint64_t k = 50;
+  // Woken 3.5 T after datagram k was due: k … k+3 are due, k+4 is not.
+  const auto now = p.ideal(k) + 3 * 117760ns + 58880ns;
+  EXPECT_EQ(p.due_in_batch(k, p.ideal(k - 1), now, 64), 4U);
+  EXPECT_EQ(p.due_in_batch(k, p.ideal(k - 1), p.ideal(k) - 1ns, 64), 0U) << "not due yet";
+  EXPECT_EQ(p.due_in_batch(k, p.ideal(k - 1), p.ideal(k), 64), 1U);
+  EXPECT_EQ(p.due_in_batch(0, time_point{}, t0 + 117760ns, 64), 2U) << "0 at start, 1 at T";
+}
+
+TEST(Pacer, ABatchBehindScheduleCatchesUpNoFasterThanTheFactor) {
+  const pacer p(mbit100, 1472, t0);
+  const std::uint64_t k = 50;
+  // 10 ms behind; the last batch left 200 µs ago: only what T/2 spacing allows since then.
+  const auto last = p.ideal(k) + 10ms;
+  EXPECT_EQ(p.due_in_batch(k, last, last + 200us, 64), 3U);  // +58.88, +117.76, +176.64 µs
+  // A stall of a whole second still gives one burst of at most max.
+  EXPECT_EQ(p.due_in_batch(k, p.ideal(k - 1), p.ideal(k) + 1s, 64), 64U);
+}
+
+// A sender that wakes every 60 µs (a timer's latency) and sends each batch: every datagram leaves
+// on or after its due time, no batch exceeds max, and the count by the end of a 1 s test is what a
+// perfect sender sends, less at most one wake-up's worth still waiting.
+TEST(Pacer, ABatchingSenderKeepsTheScheduleOverATest) {
+  const pacer p(mbit100, 64, t0);  // T = 5.12 µs: 195,312.5 datagrams/s
+  std::uint64_t k = 0;
+  time_point last{};
+  std::uint64_t largest = 0;
+  for (time_point now = t0; now <= t0 + 1s; now += 60us) {
+    const std::uint64_t n = p.due_in_batch(k, last, now, 64);
+    ASSERT_LE(n, 64U);
+    if (n == 0) continue;
+    ASSERT_LE(p.ideal(k + n - 1), now) << "a datagram sent before it was due";
+    largest = std::max(largest, n);
+    k += n;
+    last = now;
+  }
+  const std::uint64_t perfect = p.due_by(t0 + 1s);
+  EXPECT_LE(k, perfect);
+  EXPECT_GE(k + 12, perfect) << "60 µs holds 11.7 datagrams";
+  EXPECT_LE(largest, 13U) << "bursts are one wake-up's worth";
+}
+
 }  // namespace

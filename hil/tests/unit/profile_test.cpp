@@ -237,6 +237,55 @@ loaded_p99_ms = 0
   }
 }
 
+TEST_F(ProfileDefaults, Rfc2544KeysAreReadAndValidatedInOnePass) {
+  const profile p = parse_profile(minimal_with(R"([rfc2544]
+frame_sizes = [64, 1518]
+min_percent = 90
+min_percent_by_frame = { frame64 = 30.5 }
+line_mbps = 100
+[sim]
+frame_port_mbit = 20
+)"),
+                                  "t.toml");
+  EXPECT_EQ(p.rfc2544.frame_sizes, (std::vector<int>{64, 1518}));
+  EXPECT_DOUBLE_EQ(p.rfc2544.min_percent_for(64), 30.5);
+  EXPECT_DOUBLE_EQ(p.rfc2544.min_percent_for(1518), 90.0);
+  EXPECT_EQ(p.rfc2544_line_mbps(), 100) << "line_mbps wins over the sim port";
+  EXPECT_EQ(p.sim.frame_port_mbit, 20);
+  EXPECT_EQ(parse_profile(echo(p), "echo").rfc2544.min_percent_by_frame,
+            p.rfc2544.min_percent_by_frame)
+      << "the echo reads back";
+  try {
+    (void)parse_profile(minimal_with(R"([rfc2544]
+frame_sizes = [128, 64, 63]
+accepted_loss_percent = 100
+min_percent_by_frame = { jumbo = 10.0, frame64 = 0 }
+)"),
+                        "t.toml");
+    FAIL() << "five mistakes must be refused";
+  } catch (const profile_error& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(contains(what, "rfc2544.frame_sizes[1]: frame sizes must be strictly increasing"))
+        << what;
+    EXPECT_TRUE(contains(what, "rfc2544.frame_sizes[2]: must be between 64 and")) << what;
+    EXPECT_TRUE(contains(what, "rfc2544.accepted_loss_percent: must be below 100")) << what;
+    EXPECT_TRUE(contains(what, "rfc2544.min_percent_by_frame.jumbo: must be named frame<bytes>"))
+        << what;
+    EXPECT_TRUE(contains(what, "rfc2544.min_percent_by_frame.frame64: must be greater than 0"))
+        << what;
+  }
+}
+
+TEST_F(ProfileDefaults, TheSimulatedPortsRateIsTheRfc2544LineRateOnTheSim) {
+  profile p = parse_profile(minimal, "minimal.toml");
+  p.peer.mode = peer_mode::sim;
+  EXPECT_EQ(p.rfc2544_line_mbps(), 10);
+  p.sim.frame_port_mbit = 0;
+  EXPECT_EQ(p.rfc2544_line_mbps(), p.sim.shape_mbit);
+  p.peer.mode = peer_mode::external;
+  EXPECT_EQ(p.rfc2544_line_mbps(), p.link.speed_mbps);
+}
+
 TEST_F(ProfileDefaults, MbpsThresholdsAcceptIntegers) {
   const profile p = parse_profile(minimal_with(R"([thresholds]
 tcp_dut_transmits_mbps = 900

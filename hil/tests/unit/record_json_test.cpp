@@ -48,6 +48,19 @@ std::vector<figures> every_kind() {
   stream.iterations = {941.0};
   stream.average = 941.0;
   stream.interval_mbps = {{940.9, 941.1}};
+  frame_throughput_figures frames;
+  frames.frame_bytes = 64;
+  frames.payload_bytes = 18;
+  frames.line_mbps = 10;
+  frames.media_max_fps = 14880.9;
+  frames.throughput_fps = 14732.1;
+  frames.resolution_percent = 1;
+  frames.pacing = "bursts";
+  frames.trials = {{14880.9, 14881.0, 14883, 14001, 1, false, false, true},
+                   {14732.1, 14733.0, 29466, 29466, 2, true, true, true}};
+  frame_throughput_figures limited = frames;
+  limited.throughput_fps.reset();
+  limited.tool_limited = "offered 14881 frames/s, sent 1275: the DUT's CPU or the tool";
   return {
       std::monostate{},
       t,
@@ -58,7 +71,9 @@ std::vector<figures> every_kind() {
       stream,
       latency_under_load_figures{some_latency(), some_latency(), 452.1, 460.3, 4},
       icmp_latency_figures{500, 500, some_latency()},
-      link_figures{"eth0"}};
+      link_figures{"eth0"},
+      frames,
+      limited};
 }
 
 case_record record_of(figures f) {

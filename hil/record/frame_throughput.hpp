@@ -1,0 +1,49 @@
+// Kind "rfc2544_throughput": one frame size's RFC 2544 §26.1 throughput (Rfc2544 cases): the
+// highest loss-free frame rate the search found, the media maximum it is a share of, and every
+// trial the search ran — offered, sent and received frames — so a report can show the search and
+// a reader can tell a port's limit from a sender's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hil::record {
+
+struct frame_trial_record {
+  double offered_fps = 0;
+  double sent_fps = 0;  // what the sender achieved
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+  double seconds = 0;
+  bool passed = false;
+  bool confirmation = false;
+  bool valid = true;  // the sender kept the schedule
+};
+
+struct frame_throughput_figures {
+  std::uint32_t frame_bytes = 0;    // Ethernet frame: header, payload, FCS (64 … 1518, 9018)
+  std::uint32_t payload_bytes = 0;  // the UDP payload that makes it
+  int ip_version = 4;
+  double line_mbps = 0;                    // the port's line rate the media maximum is of
+  double media_max_fps = 0;                // line / ((frame + 20) · 8)
+  std::optional<double> throughput_fps;    // none: no loss-free rate found, or the tool's limit
+  double accepted_loss_percent = 0;        // 0: RFC 2544's zero loss
+  double resolution_percent = 0;           // of the media maximum
+  std::string pacing;                      // how the sender shaped its bursts, in words
+  std::string tool_limited;                // non-empty: the trial that showed the sender's limit
+  std::vector<frame_trial_record> trials;  // in the order run
+
+  // The found rate as a share of the media maximum, and as frame bits/s (RFC 2544's Mbit/s).
+  [[nodiscard]] std::optional<double> percent_of_media_max() const {
+    if (!throughput_fps || media_max_fps <= 0) return std::nullopt;
+    return 100 * *throughput_fps / media_max_fps;
+  }
+  [[nodiscard]] std::optional<double> frame_mbps() const {
+    if (!throughput_fps) return std::nullopt;
+    return *throughput_fps * frame_bytes * 8 / 1e6;
+  }
+};
+
+}  // namespace hil::record
