@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace hil::report {
 
@@ -86,6 +87,20 @@ report_model build_model(const std::vector<record::case_record>& records) {
         tiers[c.mtu].mtu = c.mtu;
         tiers[c.mtu].counted = static_cast<double>(c.datagrams);
       }
+    } else if (const auto* f = r.figures_as<record::frame_throughput_figures>()) {
+      frame_result row{static_cast<int>(f->frame_bytes),
+                       f->line_mbps,
+                       r.board,
+                       f->media_max_fps,
+                       f->throughput_fps,
+                       r.verdict.pass,
+                       {}};
+      if (!f->tool_limited.empty()) {
+        row.note = "sender's limit";
+      } else if (!f->throughput_fps) {
+        row.note = "no loss-free rate";
+      }
+      m.frames.push_back(std::move(row));
     } else if (const auto* l = r.figures_as<record::latency_under_load_figures>()) {
       load_part.latency.push_back({"idle", latency_of(l->idle), cdf_of(l->idle)});
       load_part.latency.push_back({"loaded", latency_of(l->loaded), cdf_of(l->loaded)});
@@ -115,6 +130,9 @@ report_model build_model(const std::vector<record::case_record>& records) {
   m.latency.insert(m.latency.end(), load_part.latency.begin(), load_part.latency.end());
   m.load = load_part.load;
   for (const auto& [mtu, t] : tiers) m.datagrams.push_back(t);
+  std::stable_sort(m.frames.begin(), m.frames.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.board, a.line_mbps, a.frame) < std::tie(b.board, b.line_mbps, b.frame);
+  });
   return m;
 }
 

@@ -70,6 +70,25 @@ struct mtu_datagrams {
   std::optional<double> counted;  // DatagramCounts datagrams_mtu<N>
 };
 
+// One frame size's RFC 2544 throughput (an Rfc2544/Throughput record, kind rfc2544_throughput),
+// on one board at one line rate: a column group of the frame-size table.
+struct frame_result {
+  int frame = 0;              // Ethernet frame bytes
+  double line_mbps = 0;       // the media maximum's line rate
+  std::string board;          // the farm board; empty outside a farm
+  double media_max_fps = 0;   // line / ((frame + 20) · 8)
+  std::optional<double> fps;  // the loss-free rate found; none: see note
+  bool pass = false;
+  std::string note;  // why there is no figure: the sender's limit, no loss-free rate, skipped
+  // The found rate as frame bits (Mbit/s, RFC 2544's and seed 003's) and as % of the maximum.
+  [[nodiscard]] std::optional<double> mbps() const {
+    return fps ? std::optional(*fps * frame * 8 / 1e6) : std::nullopt;
+  }
+  [[nodiscard]] std::optional<double> percent() const {
+    return fps && media_max_fps > 0 ? std::optional(100 * *fps / media_max_fps) : std::nullopt;
+  }
+};
+
 // Everything the report sections show.
 struct report_model {
   std::vector<netperf_row> netperf;  // netperf order; empty when the run had no netperf record
@@ -77,6 +96,7 @@ struct report_model {
   std::vector<latency_set> latency;      // RR tests in netperf order, then idle and loaded
   std::optional<load_figures> load;      // present with a LatencyUnderLoad record
   std::vector<mtu_datagrams> datagrams;  // rising MTU
+  std::vector<frame_result> frames;      // by board, line rate, then rising frame size
 };
 
 // The sections of records. Pure: same records, same model.

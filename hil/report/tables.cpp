@@ -50,7 +50,89 @@ std::string verdict_text(const record::case_record& r) {
   return r.verdict.pass || r.skipped ? word : "**" + word + "**";
 }
 
+// The GitHub Markdown table of g: the first and last columns text (left), the rest numbers.
+std::string grid_markdown(const text_grid& g, bool last_is_text) {
+  std::string out = "|";
+  std::string rule = "|";
+  for (std::size_t i = 0; i < g.header.size(); ++i) {
+    out += " " + escape_markdown(g.header[i]) + " |";
+    rule += i == 0 || (last_is_text && i + 1 == g.header.size()) ? ":---|" : "---:|";
+  }
+  out += "\n" + rule + "\n";
+  for (const auto& row : g.rows) {
+    out += "|";
+    for (const auto& cell : row) out += " " + escape_markdown(cell) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+// The DokuWiki table of g, numbers right-aligned (two spaces before the text).
+std::string grid_dokuwiki(const text_grid& g, bool last_is_text) {
+  std::string out = "^";
+  for (const auto& h : g.header) out += " " + escape_dokuwiki(h) + " ^";
+  out += "\n";
+  for (const auto& row : g.rows) {
+    out += "|";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const bool number = i != 0 && !(last_is_text && i + 1 == row.size());
+      out += (number ? "  " : " ") + escape_dokuwiki(row[i]) + " |";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+text_grid frame_grid(const std::vector<frame_result>& frames) {
+  using group = std::pair<std::string, double>;  // board, line rate
+  std::vector<group> groups;
+  std::vector<int> sizes;
+  for (const auto& f : frames) {
+    if (std::find(groups.begin(), groups.end(), group{f.board, f.line_mbps}) == groups.end()) {
+      groups.emplace_back(f.board, f.line_mbps);
+    }
+    if (std::find(sizes.begin(), sizes.end(), f.frame) == sizes.end()) sizes.push_back(f.frame);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  text_grid g;
+  g.header.emplace_back("frame (bytes)");
+  for (const auto& [board, line] : groups) {
+    const std::string label = board.empty() ? fmt::format("{:g} Mbit/s link", line)
+                                            : fmt::format("{}, {:g} Mbit/s link", board, line);
+    for (const char* what : {"Mbit/s", "frames/s", "% of max"}) {
+      g.header.push_back(fmt::format("{}, {}", what, label));
+    }
+  }
+  for (const int size : sizes) {
+    std::vector<std::string> row{std::to_string(size)};
+    for (const auto& [board, line] : groups) {
+      const auto it = std::find_if(frames.begin(), frames.end(), [&](const frame_result& f) {
+        return f.frame == size && f.board == board && f.line_mbps == line;
+      });
+      if (it == frames.end() || !it->fps) {
+        row.push_back(it == frames.end() ? "" : it->note);
+        row.emplace_back("");
+        row.emplace_back("");
+        continue;
+      }
+      row.push_back(fmt::format("{:.2f}", *it->mbps()));
+      row.push_back(fmt::format("{:.0f}", *it->fps));
+      row.push_back(fmt::format("{:.1f}", *it->percent()));
+    }
+    g.rows.push_back(std::move(row));
+  }
+  return g;
+}
+
+std::string frames_markdown(const std::vector<frame_result>& frames) {
+  return frames.empty() ? std::string() : grid_markdown(frame_grid(frames), false);
+}
+
+std::string frames_dokuwiki(const std::vector<frame_result>& frames) {
+  return frames.empty() ? std::string() : grid_dokuwiki(frame_grid(frames), false);
+}
 
 text_grid netperf_grid(const std::vector<netperf_row>& rows) {
   text_grid g;
@@ -64,41 +146,13 @@ text_grid netperf_grid(const std::vector<netperf_row>& rows) {
   return g;
 }
 
+// The test name and the unit are text, the rest numbers.
 std::string netperf_markdown(const std::vector<netperf_row>& rows) {
-  if (rows.empty()) return {};
-  const auto g = netperf_grid(rows);
-  std::string out = "|";
-  std::string rule = "|";
-  for (std::size_t i = 0; i < g.header.size(); ++i) {
-    out += " " + escape_markdown(g.header[i]) + " |";
-    // The test name and the unit are text (left), the rest numbers (right).
-    rule += i == 0 || i + 1 == g.header.size() ? ":---|" : "---:|";
-  }
-  out += "\n" + rule + "\n";
-  for (const auto& row : g.rows) {
-    out += "|";
-    for (const auto& cell : row) out += " " + escape_markdown(cell) + " |";
-    out += "\n";
-  }
-  return out;
+  return rows.empty() ? std::string() : grid_markdown(netperf_grid(rows), true);
 }
 
 std::string netperf_dokuwiki(const std::vector<netperf_row>& rows) {
-  if (rows.empty()) return {};
-  const auto g = netperf_grid(rows);
-  std::string out = "^";
-  for (const auto& h : g.header) out += " " + escape_dokuwiki(h) + " ^";
-  out += "\n";
-  for (const auto& row : g.rows) {
-    out += "|";
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      // Two spaces before the text right-align a DokuWiki cell, as numbers should be.
-      const bool number = i != 0 && i + 1 != row.size();
-      out += (number ? "  " : " ") + escape_dokuwiki(row[i]) + " |";
-    }
-    out += "\n";
-  }
-  return out;
+  return rows.empty() ? std::string() : grid_dokuwiki(netperf_grid(rows), true);
 }
 
 std::string checks_markdown(const std::vector<record::case_record>& records) {
@@ -126,6 +180,9 @@ std::string markdown_document(std::string_view title,
       fmt::format("# {}\n\n{} recorded checks, {} failed.\n\n", escape_markdown(title),
                   records.size(), record::count_failed(records));
   if (!model.netperf.empty()) out += "## netperf\n\n" + netperf_markdown(model.netperf) + "\n";
+  if (!model.frames.empty()) {
+    out += "## RFC 2544 throughput\n\n" + frames_markdown(model.frames) + "\n";
+  }
   out += "## Checks\n\n" + checks_markdown(records);
   return out;
 }
@@ -138,6 +195,9 @@ std::string dokuwiki_document(std::string_view title,
                   records.size(), record::count_failed(records));
   if (!model.netperf.empty())
     out += "===== netperf =====\n\n" + netperf_dokuwiki(model.netperf) + "\n";
+  if (!model.frames.empty()) {
+    out += "===== RFC 2544 throughput =====\n\n" + frames_dokuwiki(model.frames) + "\n";
+  }
   out += "===== Checks =====\n\n" + checks_dokuwiki(records);
   return out;
 }

@@ -28,6 +28,18 @@ struct text_grid {
 // rows padded with empty cells), Average, ±CI, unit.
 [[nodiscard]] text_grid netperf_grid(const std::vector<netperf_row>& rows);
 
+// The RFC 2544 frame-size table in seed 003's layout: a row per frame size, and per board and link
+// rate in the results a column group of Mbit/s (frame bits), frames/s and % of the media maximum.
+// A case without a figure shows why ("sender's limit", "no loss-free rate") in its Mbit/s cell.
+//
+//   | frame (bytes) | Mbit/s, 10 Mbit/s link | frames/s, 10 Mbit/s link | % of max, 10 Mbit/s link
+//   | | 64            |                   7.62 |                   14,881 | 100.0 |
+[[nodiscard]] text_grid frame_grid(const std::vector<frame_result>& frames);
+
+// The frame-size table in GitHub Markdown and in DokuWiki; empty when frames is empty.
+[[nodiscard]] std::string frames_markdown(const std::vector<frame_result>& frames);
+[[nodiscard]] std::string frames_dokuwiki(const std::vector<frame_result>& frames);
+
 // The netperf table in GitHub Markdown; empty when rows is empty.
 [[nodiscard]] std::string netperf_markdown(const std::vector<netperf_row>& rows);
 

@@ -98,6 +98,45 @@ TEST(TablesRows, MissingTestsReadNotRunAndShortRowsArePadded) {
             "| UDP_RR |  |  |  | not run |  |  |\n");
 }
 
+// Rfc2544 records: 64 and 1518 bytes on a 10 Mbit/s link (64 passed at the maximum, 1518 found no
+// figure: its sender fell short), and 64 bytes on a farm board's 1000 Mbit/s link.
+std::vector<record::case_record> frame_records() {
+  const auto make = [](int frame, double line, double max, std::optional<double> fps,
+                       std::string board, std::string tool_limited) {
+    record::case_record r;
+    r.case_name = "Rfc2544/Throughput.ZeroLossRate/frame" + std::to_string(frame);
+    r.board = std::move(board);
+    r.verdict.pass = fps.has_value();
+    record::frame_throughput_figures f;
+    f.frame_bytes = static_cast<std::uint32_t>(frame);
+    f.line_mbps = line;
+    f.media_max_fps = max;
+    f.throughput_fps = fps;
+    f.tool_limited = std::move(tool_limited);
+    r.measured = f;
+    return r;
+  };
+  return {make(1518, 10, 812.7, std::nullopt, "", "offered 813 frames/s, sent 700"),
+          make(64, 10, 14880.9, 14880.9, "", ""), make(64, 1000, 1488095.2, 612000, "bench-b", "")};
+}
+
+TEST(TablesRows, TheRfc2544TableHasARowPerFrameSizeAndColumnsPerBoardAndLinkRate) {
+  const auto records = frame_records();
+  const auto model = build_model(records);
+  ASSERT_EQ(model.frames.size(), 3U);
+  EXPECT_EQ(frames_markdown(model.frames),
+            "| frame (bytes) | Mbit/s, 10 Mbit/s link | frames/s, 10 Mbit/s link | % of max, 10 "
+            "Mbit/s link | Mbit/s, bench-b, 1000 Mbit/s link | frames/s, bench-b, 1000 Mbit/s "
+            "link | % of max, bench-b, 1000 Mbit/s link |\n"
+            "|:---|---:|---:|---:|---:|---:|---:|\n"
+            "| 64 | 7.62 | 14881 | 100.0 | 313.34 | 612000 | 41.1 |\n"
+            "| 1518 | sender's limit |  |  |  |  |  |\n");
+  EXPECT_THAT(frames_dokuwiki(model.frames), HasSubstr("| 64 |  7.62 |  14881 |  100.0 |"));
+  EXPECT_THAT(markdown_document("t", records, model), HasSubstr("## RFC 2544 throughput\n\n"));
+  EXPECT_THAT(dokuwiki_document("t", records, model),
+              HasSubstr("===== RFC 2544 throughput =====\n\n"));
+}
+
 TEST(TablesRows, RunWithoutNetperfRecordsHasNoNetperfTable) {
   const auto records = test::records_of(R"({"case":"Link.LinkState","pass":true})"
                                         "\n");
@@ -105,6 +144,7 @@ TEST(TablesRows, RunWithoutNetperfRecordsHasNoNetperfTable) {
   EXPECT_TRUE(model.netperf.empty());
   EXPECT_EQ(netperf_markdown(model.netperf), "");
   EXPECT_THAT(markdown_document("t", records, model), ::testing::Not(HasSubstr("netperf")));
+  EXPECT_THAT(markdown_document("t", records, model), ::testing::Not(HasSubstr("RFC 2544")));
 }
 
 TEST(ConsoleSummary, KeepsTheFixedWidthLayoutWithMultibyteText) {
