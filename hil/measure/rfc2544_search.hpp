@@ -13,9 +13,11 @@
 //                                                              with confirmation-length trials
 //
 // A trial whose sender did not keep the schedule (sent fewer frames than offered_fps × duration
-// by more than schedule_tolerance and one frame of rounding) is invalid and measured again; after
-// invalid_retries more the search stops and says the tool or the DUT's CPU was the limit, since a
-// loss-free figure below the offered rate would be the sender's, not the port's.
+// by more than schedule_tolerance and one frame of rounding) is invalid. If it lost frames it
+// still fails (the port lost them at no more than the offered rate); without loss it is measured
+// again, and after invalid_retries more the search stops and says the tool or the DUT's CPU was
+// the limit, since a loss-free figure below the offered rate would be the sender's, not the
+// port's.
 #pragma once
 
 #include <chrono>

@@ -17,6 +17,9 @@ std::vector<headline_figure> headline_figures(const case_record& r) {
     out.push_back({"NetperfSuite " + n->test + " average", n->unit, *n->average, true});
   } else if (const auto* l = r.figures_as<latency_under_load_figures>()) {
     out.push_back({r.case_name + " loaded p99", "us", l->loaded.summary.p99_us, false});
+  } else if (const auto* f = r.figures_as<frame_throughput_figures>();
+             f != nullptr && f->throughput_fps) {
+    out.push_back({r.case_name + " zero-loss rate", "frames/s", *f->throughput_fps, true});
   }
   return out;
 }

@@ -1,17 +1,23 @@
-// hilperf-bench: ours against stock iperf3 3.12, side by side in one run on an unshaped simulated
-// bench of its own, printing ratios (issue "Traffic engine", Benchmark):
+// hilperf-bench: ours against stock iperf3 (the first --iperf3, Debian's on PATH by default), side
+// by side in one run on an unshaped simulated bench of its own, printing ratios:
 //   TCP single stream Gbit/s and CPU-seconds per GB; UDP 548-byte unpaced datagrams/s received
 //   with loss; paced -b 100M -t 5 counts at 548/1472/2972 against the ideal; pacing smoothness
-//   (p99 deviation of the gaps between datagrams, seen on the receiving interface).
+//   (p99 deviation of the gaps between datagrams, seen on the receiving interface);
+//   and the RFC 2544 sender (frame_rate.hpp): 64-byte frames/s ours offers on schedule against
+//   every --iperf3 at -l 18 -b 0.
 // Not a pass/fail test: it reports figures. Needs root (namespaces, AF_PACKET).
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <iostream>
+#include <memory>
+#include <utility>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "frame_rate.hpp"
 #include "gap_probe.hpp"
 #include "hil/bench/sim_bench.hpp"
 #include "hil/measure/pacing.hpp"
@@ -67,13 +73,27 @@ class runner {
     return s;
   }
 
-  figures measure(int seconds) const {
+  // The tool's server in the peer namespace, listening.
+  [[nodiscard]] std::unique_ptr<hil::sys::child_process> server() const {
     std::vector<std::string> argv{"ip", "netns", "exec", l_.peer_netns};
     argv.insert(argv.end(), t_.server.begin(), t_.server.end());
-    hil::sys::child_process server(argv);
-    if (!server.wait_for_output(t_.ready, 10s)) {
-      throw std::runtime_error(t_.name + " server did not start: " + server.output());
+    auto s = std::make_unique<hil::sys::child_process>(argv);
+    if (!s->wait_for_output(t_.ready, 10s)) {
+      throw std::runtime_error(t_.name + " server did not start: " + s->output());
     }
+    return s;
+  }
+
+  // 64-byte frames/s: ours paced on schedule, a stock iperf3 unpaced (frame_rate.hpp).
+  [[nodiscard]] hil::bench_tool::frame_rate frames(bool ours, int seconds) const {
+    const auto s = server();
+    const auto run = [this](const std::vector<std::string>& args) { return client(args); };
+    return ours ? hil::bench_tool::scheduled_frame_rate(run, seconds)
+                : hil::bench_tool::unpaced_frame_rate(run, seconds);
+  }
+
+  figures measure(int seconds) const {
+    const auto s = server();
     figures f;
     const std::string t = std::to_string(seconds);
     const auto tcp = client({"-t", t});
@@ -105,7 +125,37 @@ class runner {
   const tool& t_;
 };
 
-void print(const figures& stock, const figures& ours) {
+// "iperf 3.12" from `binary --version`'s first line ("iperf 3.12 (cJSON 1.7.15)"), else the path.
+std::string version_of(const std::string& binary) {
+  hil::sys::child_process v({binary, "--version"});
+  if (!v.wait(10s)) return binary;
+  const std::string out = v.output();
+  const std::string first = out.substr(0, out.find('\n'));
+  const auto paren = first.find(" (");
+  return first.empty() ? binary : first.substr(0, paren);
+}
+
+void print_frames(const std::vector<std::pair<std::string, hil::bench_tool::frame_rate>>& rows) {
+  constexpr double media_max = 1e9 / ((64 + 20) * 8.0);
+  double best_stock = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    best_stock = std::max(best_stock, rows[i].second.sent_per_s);
+  }
+  std::cout << fmt::format(
+      "\n64-byte frames (18-byte UDP payloads): ours paced, kept to 0.1 %; "
+      "iperf3 at -l 18 -b 0\n| {:<34} | {:>12} | {:>12} | {:>12} | {:>9} | "
+      "{:>12} |\n",
+      "sender", "offered/s", "sent/s", "received/s", "vs best", "of 1GbE max");
+  for (const auto& [name, r] : rows) {
+    std::cout << fmt::format(
+        "| {:<34} | {:>12} | {:>12.0f} | {:>12.0f} | {:>9} | {:>11.1f}% |\n", name,
+        r.offered_per_s > 0 ? fmt::format("{:.0f}", r.offered_per_s) : "unpaced", r.sent_per_s,
+        r.received_per_s, best_stock > 0 ? fmt::format("{:.2f}x", r.sent_per_s / best_stock) : "-",
+        100 * r.sent_per_s / media_max);
+  }
+}
+
+void print(const std::string& stock_name, const figures& stock, const figures& ours) {
   // ratio > 1 means hilperf is better; a loss row has no meaningful ratio.
   enum class better { higher, lower, none };
   const auto row = [](const std::string& what, double a, double b, const std::string& target,
@@ -115,8 +165,8 @@ void print(const figures& stock, const figures& ours) {
     std::cout << fmt::format("| {:<44} | {:>12.4g} | {:>12.4g} | {:>9} | {:<22} |\n", what, a, b,
                              defined ? fmt::format("{:.2f}x", ratio) : "-", target);
   };
-  std::cout << fmt::format("| {:<44} | {:>12} | {:>12} | {:>8} | {:<22} |\n", "metric",
-                           "iperf3 3.12", "hilperf", "ratio", "target");
+  std::cout << fmt::format("| {:<44} | {:>12} | {:>12} | {:>8} | {:<22} |\n", "metric", stock_name,
+                           "hilperf", "ratio", "target");
   std::cout << "|" << std::string(46, '-') << "|" << std::string(14, '-') << "|"
             << std::string(14, '-') << "|" << std::string(10, '-') << "|" << std::string(24, '-')
             << "|\n";
@@ -145,17 +195,27 @@ void print(const figures& stock, const figures& ours) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app("hilperf-bench: hilperf against stock iperf3 3.12 on an unshaped simulated bench");
+  CLI::App app("hilperf-bench: hilperf against stock iperf3 on an unshaped simulated bench");
   int seconds = 5;
+  std::vector<std::string> stock_binaries{"iperf3"};
+  bool frames_only = false;
   app.add_option("-t,--time", seconds, "seconds per TCP and unpaced UDP run")
       ->capture_default_str();
+  app.add_option("--iperf3", stock_binaries,
+                 "a stock iperf3 to compare with (repeatable; the first gets the full table)")
+      ->capture_default_str();
+  app.add_flag("--frames-only", frames_only, "only the 64-byte frame-rate comparison");
   CLI11_PARSE(app, argc, argv);
   try {
     // Unshaped: the engines, not the link, are measured.
     hil::bench::sim_layout l = hil::bench::private_layout("b", "eth0");
     l.peer_mtu = 9000;
     const hil::bench::bench_session bench(l);
-    const tool stock{"iperf3", {"iperf3", "-s", "--forceflush"}, "Server listening", "iperf3"};
+    std::vector<tool> stock;
+    for (const auto& binary : stock_binaries) {
+      stock.push_back(
+          {version_of(binary), {binary, "-s", "--forceflush"}, "Server listening", binary});
+    }
     // $HILPERF_PEER_BINARY / $HILPERF_BINARY, else next to this program once installed, else the
     // build tree's (hil/sys/install_paths.hpp).
     const auto peer =
@@ -165,9 +225,17 @@ int main(int argc, char** argv) {
     std::cout << "hilperf-bench: " << seconds << " s runs on " << l.dut_netns << " <-> "
               << l.peer_netns << " (veth, unshaped)\n"
               << std::flush;
-    const figures a = runner(l, stock).measure(seconds);
-    const figures b = runner(l, ours).measure(seconds);
-    print(a, b);
+    if (!frames_only) {
+      const figures a = runner(l, stock.front()).measure(seconds);
+      const figures b = runner(l, ours).measure(seconds);
+      print(stock.front().name, a, b);
+    }
+    std::vector<std::pair<std::string, hil::bench_tool::frame_rate>> rows;
+    rows.emplace_back("hilperf (paced, schedule kept)", runner(l, ours).frames(true, 2));
+    for (const auto& t : stock) {
+      rows.emplace_back(t.name + " -b 0", runner(l, t).frames(false, seconds));
+    }
+    print_frames(rows);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "hilperf-bench: " << e.what() << '\n';

@@ -206,6 +206,14 @@ TEST(RecordJson, HeadlineFiguresComeFromTheKind) {
   r.skipped = true;
   EXPECT_TRUE(headline_figures(r).empty());
   EXPECT_TRUE(headline_figures(record_of(udp_tier_figures{})).empty());
+  frame_throughput_figures f;
+  EXPECT_TRUE(headline_figures(record_of(f)).empty()) << "no rate found: nothing to trend";
+  f.throughput_fps = 14880.9;
+  const auto frames = headline_figures(record_of(f));
+  ASSERT_EQ(frames.size(), 1U);
+  EXPECT_EQ(frames[0].name, "Suite.Case zero-loss rate");
+  EXPECT_EQ(frames[0].unit, "frames/s");
+  EXPECT_TRUE(frames[0].higher_is_better);
 }
 
 // Schema 1, the untyped layout: kinds told from the keys, numbers as strings accepted.

@@ -105,6 +105,23 @@ TEST(Rfc2544Search, ASenderThatFallsShortStopsTheSearchAndSaysWhoIsTheLimit) {
   EXPECT_THAT(*r.tool_limited, HasSubstr("the DUT's CPU or the tool is the limit, not the link"));
 }
 
+// The sender reaches only 612,000 frames/s, but the port loses frames above 300,000: the trials
+// above the sender's reach lost frames too, so they fail (the port's doing, at no more than the
+// offered rate) and the search goes on below them to the port's answer.
+TEST(Rfc2544Search, ASenderShortOfTheRateWhoseFramesWereLostStillFailsTheTrial) {
+  const auto r = find_throughput(options(), [&](double fps, auto d) {
+    auto t = port(300'000, std::min(fps, 612'000.0), d);
+    t.offered_fps = fps;
+    return t;
+  });
+  EXPECT_FALSE(r.tool_limited);
+  ASSERT_TRUE(r.throughput_fps);
+  EXPECT_NEAR(*r.throughput_fps, 300'000, 0.001 * gigabit_64);
+  EXPECT_LE(*r.throughput_fps, 300'000);
+  EXPECT_FALSE(r.trials.front().valid);
+  EXPECT_FALSE(r.trials.front().passed);
+}
+
 TEST(Rfc2544Search, APortThatLosesEverythingHasNoThroughput) {
   const auto r = find_throughput(options(), [&](double fps, auto d) { return port(0, fps, d); });
   EXPECT_FALSE(r.throughput_fps);
