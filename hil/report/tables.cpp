@@ -107,9 +107,9 @@ text_grid frame_grid(const std::vector<frame_result>& frames) {
   }
   for (const int size : sizes) {
     std::vector<std::string> row{std::to_string(size)};
-    for (const auto& [board, line] : groups) {
+    for (const group& column : groups) {
       const auto it = std::find_if(frames.begin(), frames.end(), [&](const frame_result& f) {
-        return f.frame == size && f.board == board && f.line_mbps == line;
+        return f.frame == size && f.board == column.first && f.line_mbps == column.second;
       });
       if (it == frames.end() || !it->fps) {
         row.push_back(it == frames.end() ? "" : it->note);
