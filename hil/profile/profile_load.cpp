@@ -374,30 +374,41 @@ constexpr std::array<key_spec<thresholds>, 7> threshold_keys{{
     {"parallel_streams", [](auto& r, auto& t) { store(r.integer(2, 128), t.parallel_streams); }},
 }};
 
-// mtu.tiers: a non-empty, strictly increasing array of MTUs; element problems carry their index.
-void read_tiers(const value_reader& r, mtu_config& mtu) {
+// A non-empty, strictly increasing array of integers in [low, high] (what: "tiers", "frame
+// sizes", for the order problem; empty: the problem of an empty array); element problems carry
+// their index. nullopt after reporting any problem.
+std::optional<std::vector<int>> read_increasing(const value_reader& r, std::int64_t low,
+                                                std::int64_t high, std::string_view what,
+                                                std::string_view empty) {
   const toml::array* array = r.array();
-  if (array == nullptr) return;
+  if (array == nullptr) return std::nullopt;
   if (array->empty()) {
-    r.fail("must list at least one MTU, e.g. [576, 1500, 3000]");
-    return;
+    r.fail(std::string(empty));
+    return std::nullopt;
   }
-  std::vector<int> tiers;
+  std::vector<int> values;
   bool all_valid = true;
   for (std::size_t i = 0; i < array->size(); ++i) {
     const value_reader element((*array)[i], fmt::format("{}[{}]", r.key(), i), r.state());
-    const std::optional<std::int64_t> tier = element.integer(min_mtu, max_mtu);
-    if (!tier) {
+    const std::optional<std::int64_t> value = element.integer(low, high);
+    if (!value) {
       all_valid = false;
-    } else if (!tiers.empty() && *tier <= tiers.back()) {
-      element.fail(
-          fmt::format("tiers must be strictly increasing, but {} follows {}", *tier, tiers.back()));
+    } else if (!values.empty() && *value <= values.back()) {
+      element.fail(fmt::format("{} must be strictly increasing, but {} follows {}", what, *value,
+                               values.back()));
       all_valid = false;
     } else {
-      tiers.push_back(static_cast<int>(*tier));
+      values.push_back(static_cast<int>(*value));
     }
   }
-  if (all_valid) mtu.tiers = std::move(tiers);
+  return all_valid ? std::optional(std::move(values)) : std::nullopt;
+}
+
+// mtu.tiers: a non-empty, strictly increasing array of MTUs.
+void read_tiers(const value_reader& r, mtu_config& mtu) {
+  store(read_increasing(r, min_mtu, max_mtu, "tiers",
+                        "must list at least one MTU, e.g. [576, 1500, 3000]"),
+        mtu.tiers);
 }
 
 constexpr std::array<key_spec<mtu_config>, 3> mtu_keys{{
@@ -429,28 +440,10 @@ constexpr int max_frame = max_mtu + 18;
 
 // rfc2544.frame_sizes: a non-empty, strictly increasing array of frame sizes.
 void read_frame_sizes(const value_reader& r, rfc2544_config& c) {
-  const toml::array* array = r.array();
-  if (array == nullptr) return;
-  if (array->empty()) {
-    r.fail("must list at least one frame size, e.g. [64, 128, 256, 512, 1024, 1280, 1518]");
-    return;
-  }
-  std::vector<int> frames;
-  bool all_valid = true;
-  for (std::size_t i = 0; i < array->size(); ++i) {
-    const value_reader element((*array)[i], fmt::format("{}[{}]", r.key(), i), r.state());
-    const std::optional<std::int64_t> frame = element.integer(min_frame, max_frame);
-    if (!frame) {
-      all_valid = false;
-    } else if (!frames.empty() && *frame <= frames.back()) {
-      element.fail(fmt::format("frame sizes must be strictly increasing, but {} follows {}", *frame,
-                               frames.back()));
-      all_valid = false;
-    } else {
-      frames.push_back(static_cast<int>(*frame));
-    }
-  }
-  if (all_valid) c.frame_sizes = std::move(frames);
+  store(read_increasing(r, min_frame, max_frame, "frame sizes",
+                        "must list at least one frame size, e.g. [64, 128, 256, 512, 1024, 1280, "
+                        "1518]"),
+        c.frame_sizes);
 }
 
 // rfc2544.min_percent_by_frame: { frame64 = 30.0, … }, each key a frame size as the cases name it.
