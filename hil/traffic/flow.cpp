@@ -51,6 +51,17 @@ void wait_until(clock::time_point t) {
   while (clock::now() < t) cpu_relax();
 }
 
+// count copies of a random block of len bytes, back to back: a batch's datagrams, whose headers
+// are written in place.
+std::vector<std::uint8_t> repeated_blocks(std::size_t len, std::size_t count, std::uint64_t seed) {
+  const auto block = random_block(len, seed);
+  std::vector<std::uint8_t> buf(count * len);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::copy(block.begin(), block.end(), buf.begin() + static_cast<std::ptrdiff_t>(i * len));
+  }
+  return buf;
+}
+
 // Sleeps until t, without spinning.
 void sleep_until(clock::time_point t) {
   const auto ns = t.time_since_epoch().count();
@@ -143,6 +154,16 @@ std::error_code flow::error() const {
 void flow::fail(int err) {
   int expected = 0;
   error_.compare_exchange_strong(expected, err);
+}
+
+std::uint64_t flow::datagrams_within_limits(std::uint64_t sent, std::uint64_t most) const {
+  const std::uint64_t len = config_.block_len;
+  std::uint64_t n = most;
+  if (config_.block_limit != 0) n = std::min<std::uint64_t>(n, config_.block_limit - sent);
+  if (config_.byte_limit != 0) {
+    n = std::min<std::uint64_t>(n, (config_.byte_limit - bytes_.load() + len - 1) / len);
+  }
+  return n;
 }
 
 bool flow::within_limits(std::uint64_t n) const {
@@ -248,11 +269,7 @@ void flow::udp_send_batched(const std::stop_token& stop, const measure::pacer& p
   // the pacer allows. The timer slack goes to 1 ns so each sleep ends when asked.
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   const std::size_t len = config_.block_len;
-  const auto block = random_block(len, config_.payload_seed);
-  std::vector<std::uint8_t> buf(batch_limit * len);
-  for (std::size_t i = 0; i < batch_limit; ++i) {
-    std::copy(block.begin(), block.end(), buf.begin() + static_cast<std::ptrdiff_t>(i * len));
-  }
+  auto buf = repeated_blocks(len, batch_limit, config_.payload_seed);
   std::array<iovec, batch_limit> iov{};
   std::array<mmsghdr, batch_limit> msgs{};
   for (std::size_t i = 0; i < batch_limit; ++i) {
@@ -264,11 +281,7 @@ void flow::udp_send_batched(const std::stop_token& stop, const measure::pacer& p
   std::uint64_t k = 0;  // datagrams sent; the next sequence number is k + 1
   auto last = pacer.start();
   while (!stop.stop_requested()) {
-    std::uint64_t limit = batch_limit;  // within the -n/-k limits
-    if (config_.block_limit != 0) limit = std::min<std::uint64_t>(limit, config_.block_limit - k);
-    if (config_.byte_limit != 0) {
-      limit = std::min<std::uint64_t>(limit, (config_.byte_limit - bytes_.load() + len - 1) / len);
-    }
+    const std::uint64_t limit = datagrams_within_limits(k, batch_limit);
     if (limit == 0) break;
     auto now = clock::now();
     std::uint64_t n = pacer.due_in_batch(k, last, now, limit);
@@ -304,21 +317,13 @@ void flow::udp_send_unpaced(const std::stop_token& stop) {
   const std::size_t per_message = use_gso ? std::min<std::size_t>(64, 65000 / len) : 1;
   constexpr std::size_t messages = 8;
   const std::size_t slots = per_message * messages;
-  const auto block = random_block(len, config_.payload_seed);
-  std::vector<std::uint8_t> buf(slots * len);
-  for (std::size_t i = 0; i < slots; ++i) {
-    std::copy(block.begin(), block.end(), buf.begin() + static_cast<std::ptrdiff_t>(i * len));
-  }
+  auto buf = repeated_blocks(len, slots, config_.payload_seed);
   std::array<iovec, messages> iov{};
   std::array<mmsghdr, messages> msgs{};
   const datagram_format& format = *config_.datagrams;
   std::uint64_t k = 0;  // datagrams sent; the next sequence number is k + 1
   while (!stop.stop_requested()) {
-    std::uint64_t n = slots;  // datagrams in this round, within the -n/-k limits
-    if (config_.block_limit != 0) n = std::min<std::uint64_t>(n, config_.block_limit - k);
-    if (config_.byte_limit != 0) {
-      n = std::min<std::uint64_t>(n, (config_.byte_limit - bytes_.load() + len - 1) / len);
-    }
+    const std::uint64_t n = datagrams_within_limits(k, slots);  // this round's datagrams
     if (n == 0) break;
     const auto now = clock::now();
     for (std::size_t i = 0; i < n; ++i) {

@@ -116,6 +116,9 @@ class flow {
                    std::chrono::nanoseconds arrived);
   // Records the first error that ends the worker.
   void fail(int err);
+  // How many more datagrams (at most most) a UDP sender that has sent `sent` may send under its
+  // -n/-k limits; 0 when it is done.
+  [[nodiscard]] std::uint64_t datagrams_within_limits(std::uint64_t sent, std::uint64_t most) const;
   // True while a sender may send another block of n bytes under its -n/-k limits.
   [[nodiscard]] bool within_limits(std::uint64_t n) const;
 
