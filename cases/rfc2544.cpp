@@ -133,7 +133,7 @@ TEST_P(Throughput, ZeroLossRate) {
   o.accepted_loss = p.rfc2544.accepted_loss_percent / 100;
   o.trial_duration = std::chrono::seconds(p.durations().rfc2544_trial_seconds);
   o.confirm_duration = std::chrono::seconds(p.durations().rfc2544_confirm_seconds);
-  const hil::measure::frame_throughput_limits limits{frame, static_cast<double>(line_mbps),
+  const hil::measure::frame_limits limits{frame, static_cast<double>(line_mbps),
                                                      media_max, p.rfc2544.min_percent_for(c.frame),
                                                      o.accepted_loss};
 

@@ -23,7 +23,7 @@ std::string loss_words(double accepted_loss) {
 
 }  // namespace
 
-verdict check_frame_throughput(const frame_throughput_limits& l, const search_result& r) {
+verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
   verdict v;
   v.check = fmt::format("Rfc2544Throughput frame{}", l.frame_bytes);
   v.unit = "% of media maximum";
@@ -64,6 +64,90 @@ verdict check_frame_throughput(const frame_throughput_limits& l, const search_re
       "transmit completions; at large frames the link itself (negotiated speed, flow control) or "
       "the peer's receive path",
       l.frame_bytes, fps);
+  return v;
+}
+
+verdict check_frame_loss(const frame_limits& l, const loss_sweep_result& r) {
+  verdict v;
+  v.check = fmt::format("Rfc2544FrameLoss frame{}", l.frame_bytes);
+  v.unit = "% frames lost";
+  v.limit_bound = bound::at_most;
+  v.limit_value = l.accepted_loss * 100;
+  v.limit = fmt::format(
+      "<= {:g} % of frames of {} bytes lost at every offered load up to {:.1f} % of the media "
+      "maximum ({:.0f} frames/s at {:g} Mbit/s)",
+      l.accepted_loss * 100, l.frame_bytes, l.min_percent, l.media_max_fps, l.line_mbps);
+  if (r.tool_limited) {
+    v.observed = "no figure: the sender could not keep the offered load";
+    v.cause = *r.tool_limited;
+    return v;
+  }
+  // The worst step at or below the floor (a hair of rounding above it still counts as at it).
+  const loss_step* worst = nullptr;
+  for (const auto& s : r.steps) {
+    if (100 * s.load > l.min_percent + 1e-6) continue;
+    if (worst == nullptr || s.trial.outcome.loss_ratio() > worst->trial.outcome.loss_ratio()) {
+      worst = &s;
+    }
+  }
+  const auto loss_free_from = [&]() -> std::string {
+    if (!r.settled || r.steps.size() < 2) return "the sweep did not find two loss-free loads";
+    return fmt::format("loss-free from {:.0f} % down", 100 * r.steps[r.steps.size() - 2].load);
+  };
+  if (worst == nullptr) {
+    // Settled above the floor: no step ran at it.
+    v.observed_value = 0;
+    v.observed = fmt::format("0 % lost at or below {:.1f} % of the media maximum ({})",
+                             l.min_percent, loss_free_from());
+    v.pass = r.settled;
+    if (!v.pass) v.cause = "the sweep ended before the floor: no load at or below it was measured";
+    return v;
+  }
+  const double percent = 100 * worst->trial.outcome.loss_ratio();
+  v.observed_value = percent;
+  v.observed =
+      fmt::format("{:.3f} % lost at {:.0f} % of the media maximum ({:.0f} frames/s; {})", percent,
+                  100 * worst->load, worst->trial.outcome.offered_fps, loss_free_from());
+  v.pass = worst->trial.outcome.loss_ratio() <= l.accepted_loss;
+  if (v.pass) return v;
+  v.cause = fmt::format(
+      "the port loses frames of {} bytes at {:.0f} % of its line rate, at or below the floor of "
+      "{:.1f} % (rfc2544.min_percent): the DUT's driver, DMA ring or interrupt rate at small "
+      "frames; at large frames the link itself (negotiated speed, flow control) or the peer's "
+      "receive path",
+      l.frame_bytes, 100 * worst->load, l.min_percent);
+  return v;
+}
+
+verdict check_back_to_back(const back_to_back_limits& l, const burst_result& r) {
+  verdict v;
+  v.check = fmt::format("Rfc2544BackToBack frame{}", l.frame_bytes);
+  v.unit = "frames";
+  v.limit_bound = bound::at_least;
+  const double needed = l.min_percent / 100 * static_cast<double>(l.max_frames);
+  v.limit_value = needed;
+  v.limit = fmt::format(
+      ">= {:.0f} frames of {} bytes in a burst at {:.0f} frames/s ({:g} Mbit/s line rate): {:g} % "
+      "of the longest burst tried, {}",
+      needed, l.frame_bytes, l.media_max_fps, l.line_mbps, l.min_percent, l.max_frames);
+  const double average = r.average();
+  v.observed_value = average;
+  const double slowest = r.slowest_below_line_rate();
+  v.observed = fmt::format(
+      "{:.0f} frames on average over {} bursts (spread {:.1f}, {:.3f} s at "
+      "line rate){}",
+      average, r.longest.size(), r.spread(), l.media_max_fps > 0 ? average / l.media_max_fps : 0,
+      slowest > 0 ? fmt::format("; some bursts left at {:.0f} frames/s, below "
+                                "line rate: their gaps were the sender's",
+                                slowest)
+                  : "");
+  v.pass = average >= needed;
+  if (v.pass) return v;
+  v.cause = fmt::format(
+      "a burst at line rate loses frames after about {:.0f}: that is what the DUT's transmit queue "
+      "(txqueuelen, the qdisc) and the driver's TX ring (ethtool -g) hold while the port drains "
+      "them, or the link is slower than {:g} Mbit/s (negotiated speed, pause frames)",
+      average, l.line_mbps);
   return v;
 }
 

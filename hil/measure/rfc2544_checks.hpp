@@ -1,28 +1,49 @@
 // The Rfc2544 verdicts (docs/checks.md "Rfc2544"): a throughput search's answer held against the
 // profile's share of the media maximum, with the likely cause when it falls short — the sender's
 // own limit (never the port's figure), a frame that never arrives (MTU, jumbo), or a port that
-// loses frames below its line rate (the DUT's driver, DMA ring or interrupt rate at small frames).
+// loses frames below its line rate (the DUT's driver, DMA ring or interrupt rate at small frames);
+// a frame loss sweep held against the same floor (no loss at or below it); the longest
+// back-to-back burst held against a share of the longest burst tried.
 #pragma once
 
 #include <cstdint>
 
+#include "hil/measure/rfc2544_burst.hpp"
+#include "hil/measure/rfc2544_loss.hpp"
 #include "hil/measure/rfc2544_search.hpp"
 #include "hil/measure/verdict.hpp"
 
 namespace hil::measure {
 
-struct frame_throughput_limits {
+struct frame_limits {
   std::uint32_t frame_bytes = 0;
   double line_mbps = 0;  // the media maximum's line rate
   double media_max_fps = 0;
-  double min_percent = 0;    // pass: throughput ≥ this % of media_max_fps
+  double min_percent = 0;    // throughput: pass at ≥ this % of media_max_fps; loss: the floor
   double accepted_loss = 0;  // the search's pass criterion (0: zero loss)
 };
 
 // "Rfc2544Throughput frame64": passes when the search found a rate of at least min_percent of the
 // media maximum. The observed figure is that share in %; a search stopped by the sender's limit,
 // or one that found no rate at all, fails with its cause.
-[[nodiscard]] verdict check_frame_throughput(const frame_throughput_limits& l,
-                                             const search_result& r);
+[[nodiscard]] verdict check_frame_throughput(const frame_limits& l, const search_result& r);
+
+// "Rfc2544FrameLoss frame64": the frame loss rate of every step at or below min_percent of the
+// media maximum (the throughput floor) must be at most accepted_loss. The observed figure is the
+// worst such step's loss in %; 0 when the sweep settled above the floor (two loss-free steps: no
+// lower load loses more, as RFC 2544 assumes). A sweep stopped by the sender's limit fails with it.
+[[nodiscard]] verdict check_frame_loss(const frame_limits& l, const loss_sweep_result& r);
+
+struct back_to_back_limits {
+  std::uint32_t frame_bytes = 0;
+  double line_mbps = 0;
+  double media_max_fps = 0;      // the bursts' rate
+  std::uint64_t max_frames = 0;  // the longest burst tried
+  double min_percent = 100;      // pass: the average longest burst ≥ this % of max_frames
+};
+
+// "Rfc2544BackToBack frame64": the repeats' average longest whole burst, in frames, at least
+// min_percent of max_frames. Says when the sender's gaps were wider than the minimum.
+[[nodiscard]] verdict check_back_to_back(const back_to_back_limits& l, const burst_result& r);
 
 }  // namespace hil::measure

@@ -21,6 +21,17 @@ void check(const search_options& o) {
 
 }  // namespace
 
+bool kept_schedule(const trial_outcome& t, std::chrono::milliseconds duration, double tolerance) {
+  const double due = t.offered_fps * std::chrono::duration<double>(duration).count();
+  return static_cast<double>(t.sent) + 1 >= due * (1 - tolerance);
+}
+
+std::string tool_limited_words(const trial_outcome& t) {
+  return fmt::format(
+      "offered {:.0f} frames/s, sent {:.0f}: the DUT's CPU or the tool is the limit, not the link",
+      t.offered_fps, t.sent_fps);
+}
+
 search_result find_throughput(const search_options& o, const trial_runner& run) {
   check(o);
   search_result r;
@@ -32,18 +43,13 @@ search_result find_throughput(const search_options& o, const trial_runner& run) 
     const auto duration = confirmation ? o.confirm_duration : o.trial_duration;
     for (int attempt = 0;; ++attempt) {
       const trial_outcome out = run(fps, duration);
-      // The schedule's count over the trial, less one datagram of rounding at its ends.
-      const double due = out.offered_fps * std::chrono::duration<double>(duration).count();
-      const bool kept = static_cast<double>(out.sent) + 1 >= due * (1 - o.schedule_tolerance);
+      const bool kept = kept_schedule(out, duration, o.schedule_tolerance);
       const bool lossy = out.loss_ratio() > o.accepted_loss;
       const bool passed = kept && !lossy;
       r.trials.push_back({out, duration, passed, confirmation, kept});
       if (kept || lossy) return passed;
       if (attempt == o.invalid_retries) {
-        r.tool_limited = fmt::format(
-            "offered {:.0f} frames/s, sent {:.0f}: the DUT's CPU or the tool is the limit, not "
-            "the link",
-            out.offered_fps, out.sent_fps);
+        r.tool_limited = tool_limited_words(out);
         return std::nullopt;
       }
     }

@@ -71,6 +71,14 @@ struct search_result {
   std::optional<std::string> tool_limited;
 };
 
+// Whether a trial's sender kept its schedule over duration: it sent at least offered_fps ×
+// duration × (1 − tolerance) frames, less one of rounding at the trial's ends.
+[[nodiscard]] bool kept_schedule(const trial_outcome& t, std::chrono::milliseconds duration,
+                                 double tolerance);
+
+// The words of a search or sweep stopped by a sender that fell short without loss.
+[[nodiscard]] std::string tool_limited_words(const trial_outcome& t);
+
 // Runs one trial at fps for duration and reports it. May throw; the search passes it on.
 using trial_runner = std::function<trial_outcome(double fps, std::chrono::milliseconds duration)>;
 

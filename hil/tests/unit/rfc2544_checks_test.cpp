@@ -8,11 +8,11 @@
 namespace {
 
 using hil::measure::check_frame_throughput;
-using hil::measure::frame_throughput_limits;
+using hil::measure::frame_limits;
 using hil::measure::search_result;
 using ::testing::HasSubstr;
 
-const frame_throughput_limits limits{64, 1000, 1'488'095.2, 95.0, 0};
+const frame_limits limits{64, 1000, 1'488'095.2, 95.0, 0};
 
 search_result found(double fps) {
   search_result r;
@@ -52,7 +52,7 @@ TEST(Rfc2544Checks, NoLossFreeRateAtAllNamesTheMtu) {
   hil::measure::trial_record t;
   t.outcome = {14'881, 14'881, 14'881, 0};
   r.trials = {t};
-  const frame_throughput_limits jumbo{9018, 1000, 13'830.5, 95.0, 0.001};
+  const frame_limits jumbo{9018, 1000, 13'830.5, 95.0, 0.001};
   const auto v = check_frame_throughput(jumbo, r);
   EXPECT_FALSE(v.pass);
   EXPECT_THAT(v.observed, HasSubstr("no rate with at most 0.1 % loss (lowest tried 14881"));

@@ -1,0 +1,48 @@
+#include "hil/measure/rfc2544_loss.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace hil::measure {
+
+loss_sweep_result sweep_frame_loss(const loss_sweep_options& o, const trial_runner& run) {
+  if (!(o.max_fps > 0)) {
+    throw std::invalid_argument("RFC 2544 frame loss: the media maximum must be > 0");
+  }
+  if (!(o.step > 0 && o.step <= 0.1 + 1e-9)) {
+    throw std::invalid_argument(
+        "RFC 2544 frame loss: the step must be a share in (0, 0.1] of the media maximum");
+  }
+  if (!(o.accepted_loss >= 0 && o.accepted_loss < 1)) {
+    throw std::invalid_argument("RFC 2544 frame loss: the accepted loss must be a ratio in [0, 1)");
+  }
+  loss_sweep_result r;
+  const auto steps = static_cast<int>(std::floor(1 / o.step + 1e-9));
+  int loss_free_in_a_row = 0;
+  for (int k = 0; k < steps; ++k) {
+    const double load = 1 - k * o.step;
+    for (int attempt = 0;; ++attempt) {
+      const trial_outcome out = run(o.max_fps * load, o.trial_duration);
+      const bool kept = kept_schedule(out, o.trial_duration, o.schedule_tolerance);
+      const bool lossy = out.loss_ratio() > o.accepted_loss;
+      const trial_record t{out, o.trial_duration, kept && !lossy, false, kept};
+      r.trials.push_back(t);
+      if (kept || lossy) {
+        r.steps.push_back({t, load});
+        break;
+      }
+      if (attempt == o.invalid_retries) {
+        r.tool_limited = tool_limited_words(out);
+        return r;
+      }
+    }
+    loss_free_in_a_row = r.steps.back().trial.passed ? loss_free_in_a_row + 1 : 0;
+    if (loss_free_in_a_row == 2) {
+      r.settled = true;
+      return r;
+    }
+  }
+  return r;
+}
+
+}  // namespace hil::measure

@@ -1,0 +1,50 @@
+// RFC 2544 §26.3 frame loss rate: trials at the media maximum, then at loads lower by a step of at
+// most 10 % of it, until two successive trials lose no frame (or at most an accepted loss ratio);
+// each trial's loss is the frame loss rate at its offered load. The sweep knows no sockets: a trial
+// is a callable (hil/traffic runs them), so scripted outcomes test it.
+//
+//   100 % ─▶ 90 % ─▶ 80 % … each a trial of trial_duration; stop after two successive loss-free
+//   trials, or after the lowest step (one step above zero)
+//
+// A trial whose sender fell short without loss is measured again, and after invalid_retries more
+// the sweep stops as the tool's or the DUT CPU's limit (the search's rule, rfc2544_search.hpp); a
+// short trial that lost frames counts as it is: the port lost them at no more than the offered
+// load.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hil/measure/rfc2544_search.hpp"
+
+namespace hil::measure {
+
+struct loss_sweep_options {
+  double max_fps = 0;                 // the media maximum, the first step
+  double step = 0.10;                 // each step lowers the load by this share of max_fps
+  double accepted_loss = 0;           // a step is loss-free at loss_ratio() ≤ this
+  double schedule_tolerance = 0.001;  // as search_options'
+  std::chrono::milliseconds trial_duration{1000};
+  int invalid_retries = 2;
+};
+
+struct loss_step {
+  trial_record trial;  // passed: loss-free by accepted_loss
+  double load = 0;     // the offered load as a share of max_fps (1.0, 0.9, …)
+};
+
+struct loss_sweep_result {
+  std::vector<loss_step> steps;      // in the order run, each load once (its last measurement)
+  std::vector<trial_record> trials;  // every trial run, retries included
+  bool settled = false;              // two successive loss-free steps ended the sweep
+  std::optional<std::string> tool_limited;  // as search_result's; the sweep stopped there
+};
+
+// The sweep above. Throws std::invalid_argument for options it cannot use (max_fps ≤ 0, a step
+// outside (0, 0.1] — RFC 2544 asks steps of at most 10 % — accepted_loss outside [0, 1)).
+[[nodiscard]] loss_sweep_result sweep_frame_loss(const loss_sweep_options& options,
+                                                 const trial_runner& run);
+
+}  // namespace hil::measure
