@@ -133,9 +133,8 @@ TEST_P(Throughput, ZeroLossRate) {
   o.accepted_loss = p.rfc2544.accepted_loss_percent / 100;
   o.trial_duration = std::chrono::seconds(p.durations().rfc2544_trial_seconds);
   o.confirm_duration = std::chrono::seconds(p.durations().rfc2544_confirm_seconds);
-  const hil::measure::frame_limits limits{frame, static_cast<double>(line_mbps),
-                                                     media_max, p.rfc2544.min_percent_for(c.frame),
-                                                     o.accepted_loss};
+  const hil::measure::frame_limits limits{frame, static_cast<double>(line_mbps), media_max,
+                                          p.rfc2544.min_percent_for(c.frame), o.accepted_loss};
 
   hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
     const auto before = ctx().link.counters(p.dut.interface);
