@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
 
 namespace hil::measure {
 namespace {
@@ -21,14 +23,28 @@ std::string loss_words(double accepted_loss) {
   return accepted_loss > 0 ? fmt::format("at most {:g} % loss", accepted_loss * 100) : "zero loss";
 }
 
+// The three Rfc2544 verdicts' head: "Rfc2544<name> frame<bytes>", its unit and its limit's bound.
+verdict frame_verdict(std::string_view name, std::uint32_t frame_bytes, std::string unit, bound b,
+                      double limit_value) {
+  verdict v;
+  v.check = fmt::format("Rfc2544{} frame{}", name, frame_bytes);
+  v.unit = std::move(unit);
+  v.limit_bound = b;
+  v.limit_value = limit_value;
+  return v;
+}
+
+// Where a port loses frames below its line rate, for the throughput and the frame loss causes.
+constexpr const char* port_loss_causes =
+    "at small frames the DUT's driver, DMA ring or interrupt rate (coalescing), or its CPU "
+    "receiving the transmit completions; at large frames the link itself (negotiated speed, flow "
+    "control) or the peer's receive path";
+
 }  // namespace
 
 verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
-  verdict v;
-  v.check = fmt::format("Rfc2544Throughput frame{}", l.frame_bytes);
-  v.unit = "% of media maximum";
-  v.limit_bound = bound::at_least;
-  v.limit_value = l.min_percent;
+  verdict v = frame_verdict("Throughput", l.frame_bytes, "% of media maximum", bound::at_least,
+                            l.min_percent);
   v.limit = fmt::format(
       ">= {:.1f} % of the media maximum, {:.0f} frames/s of {} bytes at {:g} "
       "Mbit/s, with {}",
@@ -59,20 +75,14 @@ verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
   v.pass = percent >= l.min_percent;
   if (v.pass) return v;
   v.cause = fmt::format(
-      "the port loses frames of {} bytes above {:.0f} frames/s, below its line rate: at small "
-      "frames the DUT's driver, DMA ring or interrupt rate (coalescing), or its CPU receiving the "
-      "transmit completions; at large frames the link itself (negotiated speed, flow control) or "
-      "the peer's receive path",
-      l.frame_bytes, fps);
+      "the port loses frames of {} bytes above {:.0f} frames/s, below its line rate: {}",
+      l.frame_bytes, fps, port_loss_causes);
   return v;
 }
 
 verdict check_frame_loss(const frame_limits& l, const loss_sweep_result& r) {
-  verdict v;
-  v.check = fmt::format("Rfc2544FrameLoss frame{}", l.frame_bytes);
-  v.unit = "% frames lost";
-  v.limit_bound = bound::at_most;
-  v.limit_value = l.accepted_loss * 100;
+  verdict v = frame_verdict("FrameLoss", l.frame_bytes, "% frames lost", bound::at_most,
+                            l.accepted_loss * 100);
   v.limit = fmt::format(
       "<= {:g} % of frames of {} bytes lost at every offered load up to {:.1f} % of the media "
       "maximum ({:.0f} frames/s at {:g} Mbit/s)",
@@ -112,20 +122,14 @@ verdict check_frame_loss(const frame_limits& l, const loss_sweep_result& r) {
   if (v.pass) return v;
   v.cause = fmt::format(
       "the port loses frames of {} bytes at {:.0f} % of its line rate, at or below the floor of "
-      "{:.1f} % (rfc2544.min_percent): the DUT's driver, DMA ring or interrupt rate at small "
-      "frames; at large frames the link itself (negotiated speed, flow control) or the peer's "
-      "receive path",
-      l.frame_bytes, 100 * worst->load, l.min_percent);
+      "{:.1f} % (rfc2544.min_percent): {}",
+      l.frame_bytes, 100 * worst->load, l.min_percent, port_loss_causes);
   return v;
 }
 
 verdict check_back_to_back(const back_to_back_limits& l, const burst_result& r) {
-  verdict v;
-  v.check = fmt::format("Rfc2544BackToBack frame{}", l.frame_bytes);
-  v.unit = "frames";
-  v.limit_bound = bound::at_least;
   const double needed = l.min_percent / 100 * static_cast<double>(l.max_frames);
-  v.limit_value = needed;
+  verdict v = frame_verdict("BackToBack", l.frame_bytes, "frames", bound::at_least, needed);
   v.limit = fmt::format(
       ">= {:.0f} frames of {} bytes in a burst at {:.0f} frames/s ({:g} Mbit/s line rate): {:g} % "
       "of the longest burst tried, {}",
