@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -95,17 +96,23 @@ void shape(const std::string& ns, const std::string& ifname, int mbit) {
                fmt::format("{}mbit", mbit), "burst", std::to_string(burst), "latency", "20ms"});
 }
 
-void shape_ethernet(const std::string& ns, const std::string& ifname, int mbit,
-                    int max_frame_bytes) {
-  constexpr int frame_cost = 24;  // FCS 4, preamble and start delimiter 8, gap 12
-  const long bucket = 2L * (max_frame_bytes + frame_cost);
-  const long queue = std::max(32000L, static_cast<long>(mbit) * 1'000'000L / 8 / 100);
-  run_checked({"tc", "-n", ns, "qdisc", "replace", "dev", ifname, "root", "tbf", "rate",
-               fmt::format("{}mbit", mbit), "burst", std::to_string(bucket), "limit",
-               std::to_string(queue), "overhead", std::to_string(frame_cost)});
+ethernet_shape ethernet_shape_of(int mbit, int max_frame_bytes) {
+  constexpr long frame_cost = 24;  // FCS 4, preamble and start delimiter 8, gap 12
+  return {2L * (max_frame_bytes + frame_cost),
+          std::max(32000L, static_cast<long>(mbit) * 1'000'000L / 8 / 100)};
 }
 
-ethernet_port::ethernet_port(sim_layout l, int mbit, int max_frame_bytes) : layout_(std::move(l)) {
+void shape_ethernet(const std::string& ns, const std::string& ifname, int mbit,
+                    int max_frame_bytes) {
+  constexpr int frame_cost = 24;
+  const ethernet_shape e = ethernet_shape_of(mbit, max_frame_bytes);
+  run_checked({"tc", "-n", ns, "qdisc", "replace", "dev", ifname, "root", "tbf", "rate",
+               fmt::format("{}mbit", mbit), "burst", std::to_string(e.bucket_bytes), "limit",
+               std::to_string(e.queue_bytes), "overhead", std::to_string(frame_cost)});
+}
+
+ethernet_port::ethernet_port(sim_layout l, int mbit, int max_frame_bytes)
+    : layout_(std::move(l)), mbit_(mbit), shape_(ethernet_shape_of(mbit, max_frame_bytes)) {
   shape_ethernet(layout_.dut_netns, layout_.dut_interface, mbit, max_frame_bytes);
   try {
     shape_ethernet(layout_.peer_netns, layout_.peer_interface, mbit, max_frame_bytes);
@@ -113,6 +120,11 @@ ethernet_port::ethernet_port(sim_layout l, int mbit, int max_frame_bytes) : layo
     shape(layout_.dut_netns, layout_.dut_interface, layout_.shape_mbit);
     throw;
   }
+}
+
+std::chrono::milliseconds ethernet_port::drain_time() const {
+  const double bits = 8.0 * static_cast<double>(shape_.bucket_bytes + shape_.queue_bytes);
+  return std::chrono::milliseconds(static_cast<long>(std::ceil(1000 * bits / (mbit_ * 1e6))));
 }
 
 ethernet_port::~ethernet_port() {

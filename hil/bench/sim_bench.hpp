@@ -13,6 +13,7 @@
 // benchmarking ranges 198.18.0.0/15 and 2001:2::/48 (the profile validator enforces that).
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "hil/profile/profile.hpp"
@@ -56,6 +57,14 @@ void shape(const std::string& ns, const std::string& ifname, int mbit);
 void shape_ethernet(const std::string& ns, const std::string& ifname, int mbit,
                     int max_frame_bytes);
 
+// What shape_ethernet gives tbf: its bucket in wire bytes (frame + 20: tbf's overhead counts them
+// so) and its queue limit in the bytes tbf counts (the frame without its FCS).
+struct ethernet_shape {
+  long bucket_bytes = 0;
+  long queue_bytes = 0;
+};
+[[nodiscard]] ethernet_shape ethernet_shape_of(int mbit, int max_frame_bytes);
+
 // Both ends of l shaped by shape_ethernet for this object's lifetime; l's own shaping (shape())
 // is back on destruction (a failure to restore is printed to stderr: destructors do not throw).
 class ethernet_port {
@@ -65,8 +74,14 @@ class ethernet_port {
   ethernet_port(const ethernet_port&) = delete;
   ethernet_port& operator=(const ethernet_port&) = delete;
 
+  // How long the port takes, idle, to send all it can hold and refill its bucket: a trial that
+  // starts sooner after the last finds part of it still full.
+  [[nodiscard]] std::chrono::milliseconds drain_time() const;
+
  private:
   sim_layout layout_;
+  int mbit_;
+  ethernet_shape shape_;
 };
 
 enum class up_result { created, already_up };

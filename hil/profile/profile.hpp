@@ -82,14 +82,15 @@ struct mtu_config {
 
 // One set of test durations in seconds.
 struct duration_set {
-  int tcp_seconds = 10;             // TcpThroughput -t
-  int udp_seconds = 5;              // UdpZeroLoss -t
-  int txrx_seconds = 10;            // procedure 002 Tx/Rx table -t
-  int interval_seconds = 1;         // -i
-  int netperf_seconds = 2;          // NetperfSuite: each iteration's length (netperf -l)
-  int latency_seconds = 3;          // LatencyUnderLoad: each of the idle and loaded RR runs
-  int rfc2544_trial_seconds = 1;    // Rfc2544: each search trial
-  int rfc2544_confirm_seconds = 2;  // Rfc2544: the confirmation trial (RFC 2544 asks 60)
+  int tcp_seconds = 10;                  // TcpThroughput -t
+  int udp_seconds = 5;                   // UdpZeroLoss -t
+  int txrx_seconds = 10;                 // procedure 002 Tx/Rx table -t
+  int interval_seconds = 1;              // -i
+  int netperf_seconds = 2;               // NetperfSuite: each iteration's length (netperf -l)
+  int latency_seconds = 3;               // LatencyUnderLoad: each of the idle and loaded RR runs
+  int rfc2544_trial_seconds = 1;         // Rfc2544: each search trial
+  int rfc2544_confirm_seconds = 2;       // Rfc2544: the confirmation trial (RFC 2544 asks 60)
+  int rfc2544_back_to_back_repeats = 2;  // Rfc2544 BackToBack: bursts searched (RFC 2544 asks 50)
 };
 
 // NetperfSuite (procedure 003): netperf's six tests, run.iterations times each.
@@ -127,6 +128,13 @@ struct rfc2544_config {
   // The line rate the media maximum is computed from; 0: link.speed_mbps on a board, and on the
   // simulated bench sim.frame_port_mbit, the rate its port is shaped to for these cases.
   int line_mbps = 0;
+  // FrameLoss (§26.3): the sweep's step down from 100 %, in % of the media maximum (at most 10).
+  double loss_step_percent = 10.0;
+  // BackToBack (§26.4): the longest burst tried, in seconds of frames at the media maximum
+  // (RFC 2544 asks at least 2), and the pass: the repeats' average longest whole burst ≥ this % of
+  // it.
+  int back_to_back_seconds = 2;
+  double back_to_back_min_percent = 100.0;
 
   // The minimum % of the media maximum for frame_bytes.
   [[nodiscard]] double min_percent_for(int frame_bytes) const;
@@ -158,8 +166,8 @@ struct profile {
   link_expectation link;
   thresholds limits;
   mtu_config mtu;
-  duration_set quick{10, 5, 10, 1, 2, 3, 1, 2};
-  duration_set nightly{600, 5, 10, 1, 10, 30, 10, 60};
+  duration_set quick{10, 5, 10, 1, 2, 3, 1, 2, 2};
+  duration_set nightly{600, 5, 10, 1, 10, 30, 10, 60, 50};
   std::string duration_set_name = "quick";  // which of quick/nightly the run uses
   int iterations = 5;  // NetperfSuite iterations per test (procedure 003 runs 10 to 20)
   // The quiet bench (docs/quiet-bench.md): a case whose verdict fails while the CPU pressure over

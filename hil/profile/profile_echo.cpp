@@ -88,6 +88,7 @@ void put_durations(std::string& out, std::string_view name, const duration_set& 
   put(out, "latency_seconds", d.latency_seconds);
   put(out, "rfc2544_trial_seconds", d.rfc2544_trial_seconds);
   put(out, "rfc2544_confirm_seconds", d.rfc2544_confirm_seconds);
+  put(out, "rfc2544_back_to_back_repeats", d.rfc2544_back_to_back_repeats);
 }
 
 }  // namespace
@@ -164,6 +165,9 @@ std::string echo(const profile& p) {
   }
   put(out, "min_percent_by_frame", by_frame.empty() ? "{}" : "{ " + by_frame + " }");
   put(out, "line_mbps", p.rfc2544.line_mbps);
+  put(out, "loss_step_percent", float_text(p.rfc2544.loss_step_percent));
+  put(out, "back_to_back_seconds", p.rfc2544.back_to_back_seconds);
+  put(out, "back_to_back_min_percent", float_text(p.rfc2544.back_to_back_min_percent));
   out += "\n[history]\n";
   put(out, "dir", toml_string(p.history.dir));
   put(out, "tolerance_percent", float_text(p.history.tolerance_percent));

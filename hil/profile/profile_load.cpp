@@ -418,7 +418,7 @@ constexpr std::array<key_spec<mtu_config>, 3> mtu_keys{{
 }};
 
 constexpr std::int64_t max_seconds = 86400;  // one day
-constexpr std::array<key_spec<duration_set>, 8> duration_keys{{
+constexpr std::array<key_spec<duration_set>, 9> duration_keys{{
     {"tcp_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.tcp_seconds); }},
     {"udp_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.udp_seconds); }},
     {"txrx_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.txrx_seconds); }},
@@ -432,6 +432,8 @@ constexpr std::array<key_spec<duration_set>, 8> duration_keys{{
      [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.rfc2544_trial_seconds); }},
     {"rfc2544_confirm_seconds",
      [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.rfc2544_confirm_seconds); }},
+    {"rfc2544_back_to_back_repeats",
+     [](auto& r, auto& d) { store(r.integer(1, 1000), d.rfc2544_back_to_back_repeats); }},
 }};
 
 // Ethernet frames: 64 bytes at least, at most the largest MTU's frame (+ 14 header + 4 FCS).
@@ -474,7 +476,7 @@ void read_min_percent_by_frame(const value_reader& r, rfc2544_config& c) {
   }
 }
 
-constexpr std::array<key_spec<rfc2544_config>, 6> rfc2544_keys{{
+constexpr std::array<key_spec<rfc2544_config>, 9> rfc2544_keys{{
     {"frame_sizes", read_frame_sizes},
     {"resolution_percent",
      [](auto& r, auto& c) { store(r.positive_number(50.0), c.resolution_percent); }},
@@ -490,6 +492,12 @@ constexpr std::array<key_spec<rfc2544_config>, 6> rfc2544_keys{{
     {"min_percent", [](auto& r, auto& c) { store(r.positive_number(100.0), c.min_percent); }},
     {"min_percent_by_frame", read_min_percent_by_frame},
     {"line_mbps", [](auto& r, auto& c) { store(r.integer(0, 1'000'000), c.line_mbps); }},
+    {"loss_step_percent",
+     [](auto& r, auto& c) { store(r.positive_number(10.0), c.loss_step_percent); }},
+    {"back_to_back_seconds",
+     [](auto& r, auto& c) { store(r.integer(1, 60), c.back_to_back_seconds); }},
+    {"back_to_back_min_percent",
+     [](auto& r, auto& c) { store(r.positive_number(100.0), c.back_to_back_min_percent); }},
 }};
 
 constexpr std::int64_t max_message = 1 << 20;  // the hilperf extension's largest request/response

@@ -20,6 +20,10 @@ constexpr std::string_view name_of(const link_figures& /*f*/) { return "link"; }
 constexpr std::string_view name_of(const frame_throughput_figures& /*f*/) {
   return "rfc2544_throughput";
 }
+constexpr std::string_view name_of(const frame_loss_figures& /*f*/) { return "rfc2544_frame_loss"; }
+constexpr std::string_view name_of(const back_to_back_figures& /*f*/) {
+  return "rfc2544_back_to_back";
+}
 
 }  // namespace
 

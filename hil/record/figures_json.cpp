@@ -90,29 +90,76 @@ json to_json_of(const icmp_latency_figures& f) {
 
 json to_json_of(const link_figures& f) { return {{"interface", f.interface}}; }
 
-json to_json_of(const frame_throughput_figures& f) {
-  json trials = json::array();
-  for (const auto& t : f.trials) {
-    trials.push_back({{"offered_fps", rounded(t.offered_fps, 1)},
-                      {"sent_fps", rounded(t.sent_fps, 1)},
-                      {"sent", t.sent},
-                      {"received", t.received},
-                      {"seconds", rounded(t.seconds, 3)},
-                      {"passed", t.passed},
-                      {"confirmation", t.confirmation},
-                      {"valid", t.valid}});
+json trials_to_json(const std::vector<frame_trial_record>& trials) {
+  json out = json::array();
+  for (const auto& t : trials) {
+    out.push_back({{"offered_fps", rounded(t.offered_fps, 1)},
+                   {"sent_fps", rounded(t.sent_fps, 1)},
+                   {"sent", t.sent},
+                   {"received", t.received},
+                   {"seconds", rounded(t.seconds, 3)},
+                   {"passed", t.passed},
+                   {"confirmation", t.confirmation},
+                   {"valid", t.valid}});
   }
-  json j{{"frame_bytes", f.frame_bytes},
-         {"payload_bytes", f.payload_bytes},
-         {"ip_version", f.ip_version},
-         {"line_mbps", rounded(f.line_mbps, 3)},
-         {"media_max_fps", rounded(f.media_max_fps, 1)},
-         {"accepted_loss_percent", rounded(f.accepted_loss_percent, 6)},
-         {"resolution_percent", rounded(f.resolution_percent, 6)},
-         {"pacing", f.pacing},
-         {"trials", trials}};
+  return out;
+}
+
+// The frame and port fields every Rfc2544 kind has, at the top of its figures.
+json port_to_json(std::uint32_t frame_bytes, std::uint32_t payload_bytes, int ip_version,
+                  double line_mbps, double media_max_fps, const std::string& pacing) {
+  return {{"frame_bytes", frame_bytes},
+          {"payload_bytes", payload_bytes},
+          {"ip_version", ip_version},
+          {"line_mbps", rounded(line_mbps, 3)},
+          {"media_max_fps", rounded(media_max_fps, 1)},
+          {"pacing", pacing}};
+}
+
+json port_to_json(const frame_port& p) {
+  return port_to_json(p.frame_bytes, p.payload_bytes, p.ip_version, p.line_mbps, p.media_max_fps,
+                      p.pacing);
+}
+
+json to_json_of(const frame_throughput_figures& f) {
+  json j = port_to_json(f.frame_bytes, f.payload_bytes, f.ip_version, f.line_mbps, f.media_max_fps,
+                        f.pacing);
+  j["accepted_loss_percent"] = rounded(f.accepted_loss_percent, 6);
+  j["resolution_percent"] = rounded(f.resolution_percent, 6);
+  j["trials"] = trials_to_json(f.trials);
   if (f.throughput_fps) j["throughput_fps"] = rounded(*f.throughput_fps, 1);
   if (!f.tool_limited.empty()) j["tool_limited"] = f.tool_limited;
+  return j;
+}
+
+json to_json_of(const frame_loss_figures& f) {
+  json j = port_to_json(f.port);
+  j["step_percent"] = rounded(f.step_percent, 6);
+  j["floor_percent"] = rounded(f.floor_percent, 6);
+  j["accepted_loss_percent"] = rounded(f.accepted_loss_percent, 6);
+  j["settled"] = f.settled;
+  j["trials"] = trials_to_json(f.trials);
+  if (!f.tool_limited.empty()) j["tool_limited"] = f.tool_limited;
+  return j;
+}
+
+json to_json_of(const back_to_back_figures& f) {
+  json bursts = json::array();
+  for (const auto& b : f.bursts) {
+    bursts.push_back({{"frames", b.frames},
+                      {"repeat", b.repeat},
+                      {"received", b.received},
+                      {"sent_fps", rounded(b.sent_fps, 1)},
+                      {"passed", b.passed},
+                      {"at_line_rate", b.at_line_rate}});
+  }
+  json j = port_to_json(f.port);
+  j["max_frames"] = f.max_frames;
+  j["resolution_percent"] = rounded(f.resolution_percent, 6);
+  j["longest"] = f.longest;
+  j["average_frames"] = rounded(f.average_frames, 1);
+  j["spread_frames"] = rounded(f.spread_frames, 1);
+  j["bursts"] = bursts;
   return j;
 }
 
@@ -209,28 +256,79 @@ icmp_latency_figures icmp_latency_of(const object_reader& r) {
   return f;
 }
 
+// Calls each(element reader) for every object of the array at key, which must be present.
+template <typename Each>
+void for_each_object(const object_reader& r, const char* key, Each each) {
+  const json* items = r.find(key);
+  if (items == nullptr) throw record_error(r.name(key) + ": missing");
+  if (!items->is_array()) object_reader::fail_at(r.name(key), *items, "an array");
+  for (std::size_t i = 0; i < items->size(); ++i) {
+    each(object_reader((*items)[i], r.name(key) + "[" + std::to_string(i) + "]"));
+  }
+}
+
+std::vector<frame_trial_record> trials_of(const object_reader& r) {
+  std::vector<frame_trial_record> out;
+  for_each_object(r, "trials", [&](const object_reader& t) {
+    out.push_back({t.get<double>("offered_fps"), t.get<double>("sent_fps"),
+                   t.get<std::uint64_t>("sent"), t.get<std::uint64_t>("received"),
+                   t.get<double>("seconds"), t.get<bool>("passed"), t.get<bool>("confirmation"),
+                   t.get<bool>("valid")});
+  });
+  return out;
+}
+
+frame_port port_of(const object_reader& r) {
+  return {r.get<std::uint32_t>("frame_bytes"),
+          r.get<std::uint32_t>("payload_bytes"),
+          r.get<int>("ip_version"),
+          r.get<double>("line_mbps"),
+          r.get<double>("media_max_fps"),
+          r.get<std::string>("pacing")};
+}
+
 frame_throughput_figures frame_throughput_of(const object_reader& r) {
+  const frame_port port = port_of(r);
   frame_throughput_figures f;
-  f.frame_bytes = r.get<std::uint32_t>("frame_bytes");
-  f.payload_bytes = r.get<std::uint32_t>("payload_bytes");
-  f.ip_version = r.get<int>("ip_version");
-  f.line_mbps = r.get<double>("line_mbps");
-  f.media_max_fps = r.get<double>("media_max_fps");
+  f.frame_bytes = port.frame_bytes;
+  f.payload_bytes = port.payload_bytes;
+  f.ip_version = port.ip_version;
+  f.line_mbps = port.line_mbps;
+  f.media_max_fps = port.media_max_fps;
+  f.pacing = port.pacing;
   f.throughput_fps = r.optional<double>("throughput_fps");
   f.accepted_loss_percent = r.get<double>("accepted_loss_percent");
   f.resolution_percent = r.get<double>("resolution_percent");
-  f.pacing = r.get<std::string>("pacing");
   f.tool_limited = r.get_or<std::string>("tool_limited", "");
-  const json* trials = r.find("trials");
-  if (trials == nullptr) throw record_error(r.name("trials") + ": missing");
-  if (!trials->is_array()) object_reader::fail_at(r.name("trials"), *trials, "an array");
-  for (std::size_t i = 0; i < trials->size(); ++i) {
-    const object_reader t((*trials)[i], r.name("trials") + "[" + std::to_string(i) + "]");
-    f.trials.push_back({t.get<double>("offered_fps"), t.get<double>("sent_fps"),
-                        t.get<std::uint64_t>("sent"), t.get<std::uint64_t>("received"),
-                        t.get<double>("seconds"), t.get<bool>("passed"),
-                        t.get<bool>("confirmation"), t.get<bool>("valid")});
-  }
+  f.trials = trials_of(r);
+  return f;
+}
+
+frame_loss_figures frame_loss_of(const object_reader& r) {
+  frame_loss_figures f;
+  f.port = port_of(r);
+  f.step_percent = r.get<double>("step_percent");
+  f.floor_percent = r.get<double>("floor_percent");
+  f.accepted_loss_percent = r.get<double>("accepted_loss_percent");
+  f.settled = r.get<bool>("settled");
+  f.tool_limited = r.get_or<std::string>("tool_limited", "");
+  f.trials = trials_of(r);
+  return f;
+}
+
+back_to_back_figures back_to_back_of(const object_reader& r) {
+  back_to_back_figures f;
+  f.port = port_of(r);
+  f.max_frames = r.get<std::uint64_t>("max_frames");
+  f.resolution_percent = r.get<double>("resolution_percent");
+  f.longest = r.list<std::uint64_t>("longest");
+  f.average_frames = r.get<double>("average_frames");
+  f.spread_frames = r.get<double>("spread_frames");
+  for_each_object(r, "bursts", [&](const object_reader& b) {
+    f.bursts.push_back({b.get<std::uint64_t>("frames"), b.get<int>("repeat"),
+                        b.get<std::uint64_t>("received"), b.get<double>("sent_fps"),
+                        b.get<bool>("passed"), b.get<bool>("at_line_rate")});
+  });
   return f;
 }
 
@@ -298,6 +396,8 @@ figures figures_from_json(std::string_view kind, const json* j) {
   if (kind == "icmp_latency") return icmp_latency_of(r);
   if (kind == "link") return link_figures{r.get<std::string>("interface")};
   if (kind == "rfc2544_throughput") return frame_throughput_of(r);
+  if (kind == "rfc2544_frame_loss") return frame_loss_of(r);
+  if (kind == "rfc2544_back_to_back") return back_to_back_of(r);
   throw record_error("kind: \"" + std::string(kind) +
                      "\" is not a kind this hilperf knows (a newer version wrote it?)");
 }

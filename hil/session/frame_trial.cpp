@@ -24,15 +24,16 @@ std::uint32_t trial_payload(const frame_trial_options& o) {
   return *payload;
 }
 
-measure::trial_outcome run_frame_trial(const frame_trial_options& o, double fps,
-                                       std::chrono::milliseconds duration) {
+namespace {
+
+// The iperf3 UDP client of o's frames at fps, without its length (-t, -n or -k).
+client_options trial_client(const frame_trial_options& o, double fps) {
   client_options c = o.base;
   const std::uint32_t payload = trial_payload(o);
   c.spec.proto = measure::protocol::udp;
   c.spec.block_len = payload;
   c.spec.bitrate_bps = static_cast<std::uint64_t>(std::llround(fps * payload * 8));
   c.spec.bitrate_given = true;
-  c.spec.duration = std::chrono::ceil<std::chrono::seconds>(duration);
   c.spec.parallel = 1;
   c.spec.bytes = 0;
   c.spec.blocks = 0;
@@ -43,6 +44,12 @@ measure::trial_outcome run_frame_trial(const frame_trial_options& o, double fps,
   // which would read as a sender that cannot keep its schedule).
   if (c.spec.window == 0) c.spec.window = trial_socket_buffer;
   c.spec.force_window = true;
+  return c;
+}
+
+// Runs c and reads its one stream's counts.
+measure::trial_outcome outcome_of(const client_options& c, const frame_trial_options& o,
+                                  double fps) {
   const measure::test_result r = run_client(c);
   if (!r.error.empty() || r.streams.empty()) {
     throw std::system_error(std::make_error_code(std::errc::protocol_error),
@@ -57,6 +64,23 @@ measure::trial_outcome run_frame_trial(const frame_trial_options& o, double fps,
   t.received =
       static_cast<std::uint64_t>(std::max<std::int64_t>(s.receiver.packets - s.receiver.errors, 0));
   return t;
+}
+
+}  // namespace
+
+measure::trial_outcome run_frame_trial(const frame_trial_options& o, double fps,
+                                       std::chrono::milliseconds duration) {
+  client_options c = trial_client(o, fps);
+  c.spec.duration = std::chrono::ceil<std::chrono::seconds>(duration);
+  return outcome_of(c, o, fps);
+}
+
+measure::trial_outcome run_frame_burst(const frame_trial_options& o, double fps,
+                                       std::uint64_t frames) {
+  if (frames == 0) throw std::invalid_argument("a back-to-back burst of 0 frames");
+  client_options c = trial_client(o, fps);
+  c.spec.blocks = frames;
+  return outcome_of(c, o, fps);
 }
 
 }  // namespace hil::session

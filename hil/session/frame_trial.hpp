@@ -35,4 +35,10 @@ struct frame_trial_options {
 [[nodiscard]] measure::trial_outcome run_frame_trial(const frame_trial_options& o, double fps,
                                                      std::chrono::milliseconds duration);
 
+// Runs one back-to-back burst (measure/rfc2544_burst.hpp's burst): as run_frame_trial, but
+// -k frames instead of -t: exactly `frames` datagrams at fps, then the test ends. Throws as
+// run_frame_trial; std::invalid_argument for frames == 0.
+[[nodiscard]] measure::trial_outcome run_frame_burst(const frame_trial_options& o, double fps,
+                                                     std::uint64_t frames);
+
 }  // namespace hil::session

@@ -166,6 +166,17 @@ std::uint64_t flow::datagrams_within_limits(std::uint64_t sent, std::uint64_t mo
   return n;
 }
 
+void flow::mark_finished() noexcept {
+  finished_at_.store(std::chrono::steady_clock::now().time_since_epoch().count());
+  finished_ = true;
+}
+
+std::optional<std::chrono::steady_clock::time_point> flow::finished_at() const noexcept {
+  if (!finished_.load()) return std::nullopt;
+  return std::chrono::steady_clock::time_point(
+      std::chrono::steady_clock::duration(finished_at_.load()));
+}
+
 bool flow::within_limits(std::uint64_t n) const {
   if (config_.byte_limit != 0 && bytes_.load(std::memory_order_relaxed) + n > config_.byte_limit) {
     return bytes_.load(std::memory_order_relaxed) < config_.byte_limit;  // a last partial block
@@ -210,7 +221,7 @@ void flow::tcp_send(const std::stop_token& stop) {
     bytes_.fetch_add(static_cast<std::uint64_t>(sent), std::memory_order_relaxed);
     packets_.fetch_add(1, std::memory_order_relaxed);
   }
-  finished_ = true;
+  mark_finished();
 }
 
 void flow::tcp_receive(const std::stop_token& stop) {
@@ -225,7 +236,7 @@ void flow::tcp_receive(const std::stop_token& stop) {
     }
     bytes_.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
   }
-  finished_ = true;
+  mark_finished();
 }
 
 void flow::udp_send(const std::stop_token& stop) {
@@ -259,7 +270,7 @@ void flow::udp_send(const std::stop_token& stop) {
     bytes_.fetch_add(static_cast<std::uint64_t>(sent), std::memory_order_relaxed);
     packets_.fetch_add(1, std::memory_order_relaxed);
   }
-  finished_ = true;
+  mark_finished();
 }
 
 void flow::udp_send_batched(const std::stop_token& stop, const measure::pacer& pacer) {
@@ -303,7 +314,7 @@ void flow::udp_send_batched(const std::stop_token& stop, const measure::pacer& p
     bytes_.fetch_add(static_cast<std::uint64_t>(sent) * len, std::memory_order_relaxed);
     packets_.fetch_add(static_cast<std::uint64_t>(sent), std::memory_order_relaxed);
   }
-  finished_ = true;
+  mark_finished();
 }
 
 void flow::udp_send_unpaced(const std::stop_token& stop) {
@@ -350,7 +361,7 @@ void flow::udp_send_unpaced(const std::stop_token& stop) {
     bytes_.fetch_add(datagrams * len, std::memory_order_relaxed);
     packets_.fetch_add(datagrams, std::memory_order_relaxed);
   }
-  finished_ = true;
+  mark_finished();
 }
 
 void flow::udp_receive(const std::stop_token& stop) {
@@ -415,7 +426,7 @@ void flow::udp_receive(const std::stop_token& stop) {
         if (!header) {  // shorter than a header, or the sender's end marker
           if (const auto sent = format.end_marker(datagram)) {
             peer_sent_ = *sent + 1;
-            finished_ = true;
+            mark_finished();
           }
           continue;
         }
@@ -429,7 +440,7 @@ void flow::udp_receive(const std::stop_token& stop) {
     bytes_.fetch_add(got_bytes, std::memory_order_relaxed);
     packets_.fetch_add(got_datagrams, std::memory_order_relaxed);
   }
-  finished_ = true;
+  mark_finished();
 }
 
 bool flow::account_run(const std::uint8_t* data, std::size_t total, std::size_t segment,

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -85,6 +86,9 @@ class flow {
   [[nodiscard]] flow_sample sample() const;
   // True once a sender reached its byte/block limit or a receiver saw the end of its stream.
   [[nodiscard]] bool finished() const noexcept { return finished_.load(); }
+  // When the worker finished (a sender: just after its last datagram or block went out); nullopt
+  // before finished().
+  [[nodiscard]] std::optional<std::chrono::steady_clock::time_point> finished_at() const noexcept;
   // The I/O error that ended the worker early, if any (connection reset, EMSGSIZE, …).
   [[nodiscard]] std::error_code error() const;
   // A UDP receiver whose sender marks its end (datagram_format::end_marker): the count the
@@ -121,6 +125,8 @@ class flow {
   [[nodiscard]] std::uint64_t datagrams_within_limits(std::uint64_t sent, std::uint64_t most) const;
   // True while a sender may send another block of n bytes under its -n/-k limits.
   [[nodiscard]] bool within_limits(std::uint64_t n) const;
+  // Stamps finished_at() and sets finished().
+  void mark_finished() noexcept;
 
   sys::unique_fd fd_;  // the connected data socket
   int family_;         // AF_INET or AF_INET6
@@ -128,6 +134,7 @@ class flow {
   std::atomic<std::uint64_t> bytes_{0};    // payload bytes moved
   std::atomic<std::uint64_t> packets_{0};  // datagrams moved (UDP) / blocks (TCP sender)
   std::atomic<bool> finished_{false};
+  std::atomic<std::chrono::steady_clock::rep> finished_at_{0};  // steady_clock ticks
   std::atomic<std::uint64_t> peer_sent_{0};  // end_marker's count + 1; 0 = not seen
   std::atomic<int> error_{0};                // errno of the failure that ended the worker
   mutable std::mutex udp_mutex_;             // guards udp_stats_

@@ -143,8 +143,12 @@ measure::stream_totals test_run::totals(std::size_t i) const {
   t.bytes = st.final.bytes - base.bytes;
   const auto begin = rebased_ ? t0_ + spec_.omit : t0_;
   const bool stopped_early = sends(f) && senders_stopped_ != clock::time_point{};
-  t.seconds =
-      std::chrono::duration<double>((stopped_early ? senders_stopped_ : end_) - begin).count();
+  auto until = stopped_early ? senders_stopped_ : end_;
+  // A sender that reached its -n/-k limit ended with its last block, not when the test noticed.
+  if (const auto finished = f.finished_at(); sends(f) && finished && *finished < until) {
+    until = std::max(*finished, begin);
+  }
+  t.seconds = std::chrono::duration<double>(until - begin).count();
   if (sends(f)) {
     t.packets = static_cast<std::int64_t>(st.final.packets - base.packets);
     t.omitted_packets = static_cast<std::int64_t>(base.packets);

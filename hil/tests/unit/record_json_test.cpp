@@ -61,6 +61,28 @@ std::vector<figures> every_kind() {
   frame_throughput_figures limited = frames;
   limited.throughput_fps.reset();
   limited.tool_limited = "offered 14881 frames/s, sent 1275: the DUT's CPU or the tool";
+  const frame_port port{64, 18, 4, 10, 14880.9, "bursts"};
+  frame_loss_figures loss;
+  loss.port = port;
+  loss.step_percent = 10;
+  loss.floor_percent = 95;
+  loss.settled = true;
+  loss.trials = {{14880.9, 14881.0, 14881, 13400, 1, false, false, true},
+                 {13392.8, 13393.0, 13393, 13393, 1, true, false, true},
+                 {11904.7, 11905.0, 11905, 11905, 1, true, false, true}};
+  frame_loss_figures limited_loss = loss;
+  limited_loss.settled = false;
+  limited_loss.tool_limited = limited.tool_limited;
+  back_to_back_figures burst;
+  burst.port = port;
+  burst.max_frames = 29762;
+  burst.resolution_percent = 1;
+  burst.longest = {1496, 1480};
+  burst.average_frames = 1488;
+  burst.spread_frames = 11.3;
+  burst.bursts = {{29762, 0, 1600, 14880.2, false, true},
+                  {1496, 0, 1496, 14879.9, true, true},
+                  {29762, 1, 1590, 12000.0, false, false}};
   return {
       std::monostate{},
       t,
@@ -73,7 +95,10 @@ std::vector<figures> every_kind() {
       icmp_latency_figures{500, 500, some_latency()},
       link_figures{"eth0"},
       frames,
-      limited};
+      limited,
+      loss,
+      limited_loss,
+      burst};
 }
 
 case_record record_of(figures f) {

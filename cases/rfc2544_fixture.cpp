@@ -1,0 +1,108 @@
+#include "cases/rfc2544_fixture.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <thread>
+
+#include "fixtures/peer_auth.hpp"
+#include "hil/measure/frames.hpp"
+
+namespace hil::cases {
+
+using namespace std::chrono_literals;
+
+void PrintTo(const frame_case& c, std::ostream* os) {
+  *os << "frame " << c.frame << (c.jumbo ? " (jumbo)" : "");
+}
+
+std::vector<frame_case> frame_cases() {
+  const auto& p = fixtures::suite_profile();
+  std::vector<frame_case> out;
+  for (const int f : p.rfc2544.frame_sizes) out.push_back({f, false});
+  if (const int jumbo = p.mtu.jumbo + 18;
+      std::ranges::find(p.rfc2544.frame_sizes, jumbo) == p.rfc2544.frame_sizes.end()) {
+    out.push_back({jumbo, true});
+  }
+  return out;
+}
+
+std::string frame_case_name(const ::testing::TestParamInfo<frame_case>& info) {
+  return "frame" + std::to_string(info.param.frame);
+}
+
+bool frame_size_test::prepare_port() {
+  prepare();
+  return !IsSkipped() && !HasFailure();
+}
+
+void frame_size_test::prepare() {
+  const frame_case c = GetParam();
+  const auto& p = ctx().profile;
+  if (c.jumbo && !p.mtu.jumbo_enabled) {
+    GTEST_SKIP() << "the jumbo frame (" << c.frame
+                 << " bytes) is off: set mtu.jumbo_enabled = true only when the peer's NIC (and "
+                    "any switch) accepts jumbo frames";
+  }
+  if (p.peer.server == profile::peer_server::iperf2 ||
+      p.peer.server == profile::peer_server::netserver) {
+    GTEST_SKIP() << "peer.server = \""
+                 << (p.peer.server == profile::peer_server::iperf2 ? "iperf2" : "netserver")
+                 << "\": each RFC 2544 trial is an iperf3 UDP test, for its exact counts both "
+                    "ways; run it against hilperf-peer or iperf3 -s";
+  }
+  line_mbps_ = p.rfc2544_line_mbps();
+  ASSERT_GT(line_mbps_, 0) << "no line rate for the media maximum: set rfc2544.line_mbps, or "
+                              "sim.frame_port_mbit (or sim.shape_mbit) on the simulated bench";
+  frame_ = c.frame;
+  const auto line_bps = static_cast<std::uint64_t>(line_mbps_) * 1'000'000ULL;
+  media_max_ = measure::media_max_fps(line_bps, frame());
+
+  // The IP packet of the frame must leave whole: raise the MTU for it (the guard restores it).
+  const int packet = c.frame - 18;
+  if (ctx().link.mtu(ifname()) < packet) guard().set_mtu(packet);
+  // The bucket must take the largest frame either end may send (the control connection's too).
+  const int largest = std::max(ctx().link.mtu(ifname()), p.sim.peer_mtu) + 18;
+  const int sim_port_mbit = p.sim.frame_port_mbit > 0 ? p.sim.frame_port_mbit : p.sim.shape_mbit;
+  if (p.peer.mode == profile::peer_mode::sim && sim_port_mbit > 0) {
+    port_.emplace(bench::layout_of(p), sim_port_mbit, largest);
+    rest_ = 100ms + port_->drain_time();
+  } else {
+    constexpr double queue_frames = 1000;  // Linux's default txqueuelen
+    const double bits = queue_frames * (largest + 20) * 8.0;
+    rest_ = 100ms + std::chrono::milliseconds(static_cast<long>(1000 * bits / line_bps + 1));
+  }
+
+  measure::test_spec base;
+  base.proto = measure::protocol::udp;
+  base.dont_fragment = true;
+  trial_.base = client_for(base, false);
+  trial_.frame_bytes = frame();
+  try {
+    trial_.base.auth = fixtures::peer_auth(p);
+  } catch (const std::exception& e) {
+    FAIL() << "the peer's credentials (peer.auth in the board profile) could not be read: "
+           << e.what();
+  }
+}
+
+record::frame_port frame_size_test::port_record() const {
+  return {frame(),    session::trial_payload(trial_), trial_.ipv6 ? 6 : 4, double(line_mbps_),
+          media_max_, session::frame_trial_pacing};
+}
+
+void frame_size_test::rest() const { std::this_thread::sleep_for(rest_); }
+
+measure::trial_outcome frame_size_test::logged(const std::string& what,
+                                               const measure::trial_outcome& t,
+                                               const std::string& length) {
+  const auto lost = t.sent - std::min(t.sent, t.received);
+  std::cout << fmt::format(
+                   "{}: offered {:.0f} frames/s for {}: sent {} ({:.0f}/s), received {}, lost {}\n",
+                   what, t.offered_fps, length, t.sent, t.sent_fps, t.received, lost)
+            << std::flush;
+  return t;
+}
+
+}  // namespace hil::cases

@@ -1,0 +1,76 @@
+// The RFC 2544 cases' common part (docs/checks.md "Rfc2544"): one case per frame size of the
+// profile (and the jumbo MTU's frame), the port prepared for it — the DUT's MTU raised so the
+// frame leaves whole, and on the simulated bench the port shaped as Ethernet of
+// sim.frame_port_mbit for the case — and each trial an iperf3 UDP test of that frame size
+// (session/frame_trial.hpp), against hilperf-peer or any stock iperf3 -s.
+//
+//   TEST_P(Case, Name) {
+//     if (!prepare_port()) return;           // skipped (jumbo off, no iperf3 peer) or failed
+//     … find_throughput / sweep_frame_loss / find_back_to_back with trial() …
+//   }
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "fixtures/traffic_fixture.hpp"
+#include "hil/bench/sim_bench.hpp"
+#include "hil/measure/rfc2544_search.hpp"
+#include "hil/record/frame_sweeps.hpp"
+#include "hil/session/frame_trial.hpp"
+
+namespace hil::cases {
+
+struct frame_case {
+  int frame = 0;
+  bool jumbo = false;  // the jumbo MTU's frame: skipped unless mtu.jumbo_enabled
+};
+
+// gtest prints a parameter by its frame size, not its bytes.
+void PrintTo(const frame_case& c, std::ostream* os);
+
+// The profile's frame sizes and the jumbo MTU's frame (mtu.jumbo + 14 + 4), unless listed.
+[[nodiscard]] std::vector<frame_case> frame_cases();
+
+// "frame64": the cases' parameter name.
+[[nodiscard]] std::string frame_case_name(const ::testing::TestParamInfo<frame_case>& info);
+
+class frame_size_test : public fixtures::traffic_test,
+                        public ::testing::WithParamInterface<frame_case> {
+ protected:
+  // Skips (jumbo frame off; a peer that is not an iperf3 server) or fails (no line rate) as the
+  // case must, else raises the MTU and shapes the simulated port. False when the case is to end.
+  [[nodiscard]] bool prepare_port();
+
+  [[nodiscard]] std::uint32_t frame() const { return static_cast<std::uint32_t>(frame_); }
+  [[nodiscard]] int line_mbps() const { return line_mbps_; }
+  [[nodiscard]] double media_max() const { return media_max_; }
+  // The trial's client: the peer, its credentials, frames of frame() bytes over IPv4.
+  [[nodiscard]] const session::frame_trial_options& trial() const { return trial_; }
+  // The frames and the port, for a record.
+  [[nodiscard]] record::frame_port port_record() const;
+  // Waits before a trial until the port has sent what the last one left in it (RFC 2544 §23:
+  // the DUT rests between trials): 100 ms, plus on the simulated bench its port's drain time, on
+  // a board a full transmit queue (1,000 frames) of the largest frame at the line rate.
+  void rest() const;
+
+  // Prints one line per trial, as a tester's log shows it, and returns t.
+  static measure::trial_outcome logged(const std::string& what, const measure::trial_outcome& t,
+                                       const std::string& length);
+
+ private:
+  void prepare();
+
+  int frame_ = 0;
+  int line_mbps_ = 0;
+  double media_max_ = 0;
+  session::frame_trial_options trial_;
+  std::optional<bench::ethernet_port> port_;
+  std::chrono::milliseconds rest_{100};
+};
+
+}  // namespace hil::cases
