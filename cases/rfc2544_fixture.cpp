@@ -70,7 +70,7 @@ void frame_size_test::prepare() {
     rest_ = 100ms + port_->drain_time();
   } else {
     constexpr double queue_frames = 1000;  // Linux's default txqueuelen
-    const double bits = queue_frames * (largest + 20) * 8.0;
+    const double bits = queue_frames * (ctx().link.mtu(ifname()) + 18 + 20) * 8.0;
     rest_ = 100ms + std::chrono::milliseconds(static_cast<long>(1000 * bits / line_bps + 1));
   }
 

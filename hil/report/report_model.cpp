@@ -1,6 +1,7 @@
 #include "hil/report/report_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -47,6 +48,30 @@ netperf_row netperf_row_of(const record::case_record& r, const record::netperf_f
   }
   row.interval_mbps = f.interval_mbps;
   return row;
+}
+
+// The sweep's last measurement at each offered load, in the order the loads were first run.
+loss_curve loss_curve_of(const record::case_record& r, const record::frame_loss_figures& f) {
+  loss_curve c{
+      static_cast<int>(f.port.frame_bytes),          f.port.line_mbps, r.board, {}, r.verdict.pass,
+      f.tool_limited.empty() ? "" : "sender's limit"};
+  for (const auto& t : f.trials) {
+    // To 0.1 % of the maximum: the record's rates are rounded, the sweep's loads are not.
+    const double load =
+        f.port.media_max_fps > 0 ? std::round(1000 * t.offered_fps / f.port.media_max_fps) / 10 : 0;
+    const double loss = t.sent > 0
+                            ? 100.0 * static_cast<double>(t.sent - std::min(t.sent, t.received)) /
+                                  static_cast<double>(t.sent)
+                            : 0;
+    const auto same = std::ranges::find_if(
+        c.points, [&](const auto& p) { return std::abs(p.first - load) < 1e-6; });
+    if (same != c.points.end()) {
+      same->second = loss;
+    } else {
+      c.points.emplace_back(load, loss);
+    }
+  }
+  return c;
 }
 
 }  // namespace
@@ -101,6 +126,13 @@ report_model build_model(const std::vector<record::case_record>& records) {
         row.note = "no loss-free rate";
       }
       m.frames.push_back(std::move(row));
+    } else if (const auto* fl = r.figures_as<record::frame_loss_figures>()) {
+      m.losses.push_back(loss_curve_of(r, *fl));
+    } else if (const auto* b = r.figures_as<record::back_to_back_figures>()) {
+      const bool at_line = std::ranges::all_of(b->bursts, &record::burst_record::at_line_rate);
+      m.bursts.push_back({static_cast<int>(b->port.frame_bytes), b->port.line_mbps, r.board,
+                          b->port.media_max_fps, b->average_frames, b->spread_frames,
+                          b->longest.size(), at_line, r.verdict.pass});
     } else if (const auto* l = r.figures_as<record::latency_under_load_figures>()) {
       load_part.latency.push_back({"idle", latency_of(l->idle), cdf_of(l->idle)});
       load_part.latency.push_back({"loaded", latency_of(l->loaded), cdf_of(l->loaded)});
@@ -130,9 +162,12 @@ report_model build_model(const std::vector<record::case_record>& records) {
   m.latency.insert(m.latency.end(), load_part.latency.begin(), load_part.latency.end());
   m.load = load_part.load;
   for (const auto& [mtu, t] : tiers) m.datagrams.push_back(t);
-  std::stable_sort(m.frames.begin(), m.frames.end(), [](const auto& a, const auto& b) {
+  const auto by_port = [](const auto& a, const auto& b) {
     return std::tie(a.board, a.line_mbps, a.frame) < std::tie(b.board, b.line_mbps, b.frame);
-  });
+  };
+  std::stable_sort(m.frames.begin(), m.frames.end(), by_port);
+  std::stable_sort(m.losses.begin(), m.losses.end(), by_port);
+  std::stable_sort(m.bursts.begin(), m.bursts.end(), by_port);
   return m;
 }
 

@@ -89,6 +89,30 @@ struct frame_result {
   }
 };
 
+// One frame size's RFC 2544 frame loss sweep (an Rfc2544/FrameLoss record): the loss at each
+// offered load, as the sweep measured it last.
+struct loss_curve {
+  int frame = 0;
+  double line_mbps = 0;
+  std::string board;
+  std::vector<std::pair<double, double>> points;  // (load to 0.1 %, loss %), as first run
+  bool pass = false;
+  std::string note;  // the sweep stopped at the sender's limit; empty otherwise
+};
+
+// One frame size's RFC 2544 back-to-back result (an Rfc2544/BackToBack record).
+struct burst_row {
+  int frame = 0;
+  double line_mbps = 0;
+  std::string board;
+  double media_max_fps = 0;
+  double average_frames = 0;  // the repeats' longest whole burst, averaged
+  double spread_frames = 0;
+  std::size_t repeats = 0;
+  bool at_line_rate = true;  // every burst left at line rate
+  bool pass = false;
+};
+
 // Everything the report sections show.
 struct report_model {
   std::vector<netperf_row> netperf;  // netperf order; empty when the run had no netperf record
@@ -97,6 +121,8 @@ struct report_model {
   std::optional<load_figures> load;      // present with a LatencyUnderLoad record
   std::vector<mtu_datagrams> datagrams;  // rising MTU
   std::vector<frame_result> frames;      // by board, line rate, then rising frame size
+  std::vector<loss_curve> losses;        // the same order
+  std::vector<burst_row> bursts;         // the same order
 };
 
 // The sections of records. Pure: same records, same model.

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "hil/report/frame_sweep_tables.hpp"
 #include "hil/report/markup.hpp"
 
 namespace hil::report {
@@ -50,7 +51,8 @@ std::string verdict_text(const record::case_record& r) {
   return r.verdict.pass || r.skipped ? word : "**" + word + "**";
 }
 
-// The GitHub Markdown table of g: the first and last columns text (left), the rest numbers.
+}  // namespace
+
 std::string grid_markdown(const text_grid& g, bool last_is_text) {
   std::string out = "|";
   std::string rule = "|";
@@ -67,7 +69,6 @@ std::string grid_markdown(const text_grid& g, bool last_is_text) {
   return out;
 }
 
-// The DokuWiki table of g, numbers right-aligned (two spaces before the text).
 std::string grid_dokuwiki(const text_grid& g, bool last_is_text) {
   std::string out = "^";
   for (const auto& h : g.header) out += " " + escape_dokuwiki(h) + " ^";
@@ -82,8 +83,6 @@ std::string grid_dokuwiki(const text_grid& g, bool last_is_text) {
   }
   return out;
 }
-
-}  // namespace
 
 text_grid frame_grid(const std::vector<frame_result>& frames) {
   using group = std::pair<std::string, double>;  // board, line rate
@@ -183,6 +182,12 @@ std::string markdown_document(std::string_view title,
   if (!model.frames.empty()) {
     out += "## RFC 2544 throughput\n\n" + frames_markdown(model.frames) + "\n";
   }
+  if (!model.losses.empty()) {
+    out += "## RFC 2544 frame loss rate\n\n" + grid_markdown(loss_grid(model.losses), false) + "\n";
+  }
+  if (!model.bursts.empty()) {
+    out += "## RFC 2544 back-to-back\n\n" + grid_markdown(burst_grid(model.bursts), false) + "\n";
+  }
   out += "## Checks\n\n" + checks_markdown(records);
   return out;
 }
@@ -197,6 +202,14 @@ std::string dokuwiki_document(std::string_view title,
     out += "===== netperf =====\n\n" + netperf_dokuwiki(model.netperf) + "\n";
   if (!model.frames.empty()) {
     out += "===== RFC 2544 throughput =====\n\n" + frames_dokuwiki(model.frames) + "\n";
+  }
+  if (!model.losses.empty()) {
+    out += "===== RFC 2544 frame loss rate =====\n\n" +
+           grid_dokuwiki(loss_grid(model.losses), false) + "\n";
+  }
+  if (!model.bursts.empty()) {
+    out += "===== RFC 2544 back-to-back =====\n\n" +
+           grid_dokuwiki(burst_grid(model.bursts), false) + "\n";
   }
   out += "===== Checks =====\n\n" + checks_dokuwiki(records);
   return out;

@@ -24,6 +24,11 @@ struct text_grid {
   std::vector<std::vector<std::string>> rows;  // each as wide as header
 };
 
+// g as a GitHub Markdown table, and as a DokuWiki one: the first column text (left-aligned), the
+// last too when last_is_text, the rest numbers (right-aligned).
+[[nodiscard]] std::string grid_markdown(const text_grid& g, bool last_is_text);
+[[nodiscard]] std::string grid_dokuwiki(const text_grid& g, bool last_is_text);
+
 // The netperf table's cells: test, one column per iteration (the longest row's count; shorter
 // rows padded with empty cells), Average, ±CI, unit.
 [[nodiscard]] text_grid netperf_grid(const std::vector<netperf_row>& rows);

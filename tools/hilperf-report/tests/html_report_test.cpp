@@ -146,6 +146,32 @@ TEST(HtmlReportSections, Rfc2544RecordsGiveTheFrameTableAndThroughputAgainstTheM
   EXPECT_EQ(count(html, "<polyline class=\"series\""), 2U) << "measured and the media maximum";
 }
 
+TEST(HtmlReportSections, FrameLossAndBackToBackRecordsGiveTheirTablesAndTheLossChart) {
+  std::vector<record::case_record> records;
+  record::case_record loss;
+  loss.case_name = "Rfc2544/FrameLoss.LossPerOfferedLoad/frame64";
+  record::frame_loss_figures l;
+  l.port = {64, 18, 4, 10, 14880.9, "bursts"};
+  l.trials = {{14880.9, 14881, 14881, 14000, 1, false, false, true},
+              {13392.9, 13393, 13393, 13393, 1, true, false, true}};
+  loss.measured = l;
+  records.push_back(loss);
+  record::case_record burst;
+  burst.case_name = "Rfc2544/BackToBack.LongestBurst/frame64";
+  record::back_to_back_figures b;
+  b.port = l.port;
+  b.longest = {776, 776};
+  b.average_frames = 776;
+  burst.measured = b;
+  records.push_back(burst);
+  const auto html = render_html(records, build_model(records), {});
+  EXPECT_THAT(html, HasSubstr("<section id=\"rfc2544-loss\">\n<h2>RFC 2544 frame loss rate</h2>"));
+  EXPECT_THAT(html, HasSubstr("<td>100</td><td class=\"num\">5.920</td>"));
+  EXPECT_THAT(html, HasSubstr("Frame loss rate against offered load"));
+  EXPECT_THAT(html, HasSubstr("<section id=\"rfc2544-burst\">"));
+  EXPECT_THAT(html, HasSubstr("<tr class=\"fail\"><td>64</td><td class=\"num\">776</td>"));
+}
+
 TEST(HtmlReportSections, RunWithoutFiguresHasOnlyTheChecks) {
   const auto records = test::records_of("{\"case\":\"Link.LinkState\",\"pass\":true}\n");
   const auto html = render_html(records, build_model(records), {});

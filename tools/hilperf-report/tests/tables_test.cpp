@@ -1,4 +1,5 @@
 #include "hil/report/tables.hpp"
+#include "hil/report/frame_sweep_tables.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -135,6 +136,72 @@ TEST(TablesRows, TheRfc2544TableHasARowPerFrameSizeAndColumnsPerBoardAndLinkRate
   EXPECT_THAT(markdown_document("t", records, model), HasSubstr("## RFC 2544 throughput\n\n"));
   EXPECT_THAT(dokuwiki_document("t", records, model),
               HasSubstr("===== RFC 2544 throughput =====\n\n"));
+}
+
+// Rfc2544 frame loss and back-to-back records on a 10 Mbit/s link: 64 bytes loss-free from the
+// top, 1518 bytes losing at 100 % and measured again at 90 %; 64 bytes' bursts whole, 1518's
+// short and sent below line rate.
+std::vector<record::case_record> sweep_records() {
+  std::vector<record::case_record> out;
+  const auto port = [](std::uint32_t frame, double max) {
+    return record::frame_port{frame, 0, 4, 10, max, "bursts"};
+  };
+  record::case_record loss;
+  loss.case_name = "Rfc2544/FrameLoss.LossPerOfferedLoad/frame1518";
+  record::frame_loss_figures l;
+  l.port = port(1518, 812.7);
+  l.trials = {{812.7, 812.7, 813, 800, 1, false, false, true},
+              {731.4, 731.4, 731, 731, 1, true, false, true},
+              {731.4, 731.4, 731, 730, 1, false, false, true},
+              {650.2, 650.2, 650, 650, 1, true, false, true}};
+  loss.measured = l;
+  out.push_back(loss);
+  loss.case_name = "Rfc2544/FrameLoss.LossPerOfferedLoad/frame64";
+  l.port = port(64, 14880.9);
+  l.trials = {{14880.9, 14881, 14881, 14881, 1, true, false, true},
+              {13392.9, 13393, 13393, 13393, 1, true, false, true}};
+  loss.verdict.pass = true;
+  loss.measured = l;
+  out.push_back(loss);
+  for (const std::uint32_t frame : {64U, 1518U}) {
+    record::case_record burst;
+    burst.case_name = "Rfc2544/BackToBack.LongestBurst/frame" + std::to_string(frame);
+    burst.verdict.pass = frame == 64;
+    record::back_to_back_figures b;
+    b.port = port(frame, frame == 64 ? 14880.9 : 812.7);
+    b.longest =
+        frame == 64 ? std::vector<std::uint64_t>{29762, 29762} : std::vector<std::uint64_t>{33, 34};
+    b.average_frames = frame == 64 ? 29762 : 33.5;
+    b.spread_frames = frame == 64 ? 0 : 0.7;
+    b.bursts = {{b.longest[0], 0, b.longest[0], frame == 64 ? 14880.9 : 700, true, frame == 64}};
+    burst.measured = b;
+    out.push_back(burst);
+  }
+  return out;
+}
+
+TEST(TablesRows, TheFrameLossTableHasARowPerLoadAndTheBackToBackTableARowPerFrameSize) {
+  const auto records = sweep_records();
+  const auto model = build_model(records);
+  ASSERT_EQ(model.losses.size(), 2U);
+  EXPECT_EQ(model.losses[0].frame, 64) << "rising frame size";
+  EXPECT_EQ(grid_markdown(loss_grid(model.losses), false),
+            "| offered load (% of max) | frame64 loss (%) | frame1518 loss (%) |\n"
+            "|:---|---:|---:|\n"
+            "| 100 | 0.000 | 1.599 |\n"
+            "| 90 | 0.000 | 0.137 |\n"
+            "| 80 |  | 0.000 |\n")
+      << "90 %'s last measurement counts";
+  EXPECT_EQ(grid_markdown(burst_grid(model.bursts), false),
+            "| frame (bytes) | longest burst (frames), 10 Mbit/s link | spread (frames), 10 Mbit/s "
+            "link | s at line rate, 10 Mbit/s link |\n"
+            "|:---|---:|---:|---:|\n"
+            "| 64 | 29762 | 0.0 | 2.000 |\n"
+            "| 1518 | 34 (sender below line rate) | 0.7 | 0.041 |\n");
+  EXPECT_THAT(markdown_document("t", records, model),
+              HasSubstr("## RFC 2544 frame loss rate\n\n| offered load"));
+  EXPECT_THAT(dokuwiki_document("t", records, model),
+              HasSubstr("===== RFC 2544 back-to-back =====\n\n^ frame (bytes) ^"));
 }
 
 TEST(TablesRows, RunWithoutNetperfRecordsHasNoNetperfTable) {

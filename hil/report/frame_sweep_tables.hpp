@@ -1,0 +1,35 @@
+// The RFC 2544 frame loss and back-to-back tables (report_model's losses and bursts), as plain
+// cells for each markup's writer. Pure functions.
+//
+//   | offered load (% of max) | frame64 loss (%) | frame1518 loss (%) |      one column per frame
+//   | 100                     |            0.000 |            0.000 |      size (and board and link
+//   | 90                      |            0.000 |            0.000 |      rate when several)
+//
+//   | frame (bytes) | longest burst (frames) | spread (frames) | s at line rate |
+//   | 64            |                  29762 |             0.0 |          2.000 |
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hil/report/report_model.hpp"
+#include "hil/report/tables.hpp"
+
+namespace hil::report {
+
+// A row per offered load (highest first), a column per frame size: its loss in %, empty where
+// that load was not run; a sweep stopped at the sender's limit says so in its last row.
+[[nodiscard]] text_grid loss_grid(const std::vector<loss_curve>& losses);
+
+// A row per frame size, and per board and link rate a column group: the average longest burst
+// (marked when the sender was below line rate), its spread, and its length in seconds at line
+// rate.
+[[nodiscard]] text_grid burst_grid(const std::vector<burst_row>& bursts);
+
+// The series' label: "frame64", with the board and link rate when the results have several.
+[[nodiscard]] std::string loss_label(const loss_curve& c, bool several_ports);
+
+// Whether the curves come from more than one board or link rate.
+[[nodiscard]] bool several_ports(const std::vector<loss_curve>& losses);
+
+}  // namespace hil::report
