@@ -6,8 +6,10 @@
 // back-to-back burst held against a share of the longest burst tried.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 
+#include "hil/measure/latency_histogram.hpp"
 #include "hil/measure/rfc2544_burst.hpp"
 #include "hil/measure/rfc2544_loss.hpp"
 #include "hil/measure/rfc2544_search.hpp"
@@ -45,5 +47,32 @@ struct back_to_back_limits {
 // "Rfc2544BackToBack frame64": the repeats' average longest whole burst, in frames, at least
 // min_percent of max_frames. Says when the sender's gaps were wider than the minimum.
 [[nodiscard]] verdict check_back_to_back(const back_to_back_limits& l, const burst_result& r);
+
+// One latency trial (RFC 2544 §26.2, as the cases measure it): a stream of frames at a load, and
+// ICMP echo requests of the same frame size sent through the port meanwhile, each answered by the
+// peer's host, timed as a round trip.
+struct latency_trial {
+  trial_outcome stream;
+  std::chrono::milliseconds duration{0};  // the stream's
+  int probes_sent = 0;
+  int probes_received = 0;
+  latency_summary round_trip;  // of the answered probes
+};
+
+struct latency_limits {
+  std::uint32_t frame_bytes = 0;
+  double line_mbps = 0;
+  double media_max_fps = 0;
+  double load_percent = 0;  // the stream and probes together, % of the media maximum
+  double p99_ms = 0;        // pass: the probes' p99 round trip ≤ this
+  double accepted_loss = 0;
+};
+
+// "Rfc2544Latency frame64": the probes' p99 round trip at most p99_ms while the port carries the
+// load, every probe answered and the stream within the accepted loss (at a load the port must
+// carry, a lost frame is the port's fault, and a latency of what got through would hide it). A
+// sender that fell short of the load fails as the tool's limit: the latency of a lighter load is
+// not the port's at this one.
+[[nodiscard]] verdict check_frame_latency(const latency_limits& l, const latency_trial& t);
 
 }  // namespace hil::measure

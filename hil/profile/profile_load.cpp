@@ -476,7 +476,7 @@ void read_min_percent_by_frame(const value_reader& r, rfc2544_config& c) {
   }
 }
 
-constexpr std::array<key_spec<rfc2544_config>, 9> rfc2544_keys{{
+constexpr std::array<key_spec<rfc2544_config>, 10> rfc2544_keys{{
     {"frame_sizes", read_frame_sizes},
     {"resolution_percent",
      [](auto& r, auto& c) { store(r.positive_number(50.0), c.resolution_percent); }},
@@ -498,6 +498,8 @@ constexpr std::array<key_spec<rfc2544_config>, 9> rfc2544_keys{{
      [](auto& r, auto& c) { store(r.integer(1, 60), c.back_to_back_seconds); }},
     {"back_to_back_min_percent",
      [](auto& r, auto& c) { store(r.positive_number(100.0), c.back_to_back_min_percent); }},
+    {"latency_p99_ms",
+     [](auto& r, auto& c) { store(r.positive_number(60'000.0), c.latency_p99_ms); }},
 }};
 
 constexpr std::int64_t max_message = 1 << 20;  // the hilperf extension's largest request/response

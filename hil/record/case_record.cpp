@@ -24,6 +24,7 @@ constexpr std::string_view name_of(const frame_loss_figures& /*f*/) { return "rf
 constexpr std::string_view name_of(const back_to_back_figures& /*f*/) {
   return "rfc2544_back_to_back";
 }
+constexpr std::string_view name_of(const frame_latency_figures& /*f*/) { return "rfc2544_latency"; }
 
 }  // namespace
 

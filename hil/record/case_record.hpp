@@ -43,10 +43,11 @@ namespace hil::record {
 // untyped layout of earlier hilperf versions, still read (record_json.hpp).
 inline constexpr int schema_version = 2;
 
-using figures = std::variant<std::monostate, throughput_figures, retransmit_figures,
-                             udp_tier_figures, datagram_count_figures, netperf_figures,
-                             latency_under_load_figures, icmp_latency_figures, link_figures,
-                             frame_throughput_figures, frame_loss_figures, back_to_back_figures>;
+using figures =
+    std::variant<std::monostate, throughput_figures, retransmit_figures, udp_tier_figures,
+                 datagram_count_figures, netperf_figures, latency_under_load_figures,
+                 icmp_latency_figures, link_figures, frame_throughput_figures, frame_loss_figures,
+                 back_to_back_figures, frame_latency_figures>;
 
 // The kind's name as records spell it: "throughput", …; "none" for std::monostate.
 [[nodiscard]] std::string_view kind_name(const figures& f);

@@ -90,18 +90,20 @@ json to_json_of(const icmp_latency_figures& f) {
 
 json to_json_of(const link_figures& f) { return {{"interface", f.interface}}; }
 
+json trial_to_json(const frame_trial_record& t) {
+  return {{"offered_fps", rounded(t.offered_fps, 1)},
+          {"sent_fps", rounded(t.sent_fps, 1)},
+          {"sent", t.sent},
+          {"received", t.received},
+          {"seconds", rounded(t.seconds, 3)},
+          {"passed", t.passed},
+          {"confirmation", t.confirmation},
+          {"valid", t.valid}};
+}
+
 json trials_to_json(const std::vector<frame_trial_record>& trials) {
   json out = json::array();
-  for (const auto& t : trials) {
-    out.push_back({{"offered_fps", rounded(t.offered_fps, 1)},
-                   {"sent_fps", rounded(t.sent_fps, 1)},
-                   {"sent", t.sent},
-                   {"received", t.received},
-                   {"seconds", rounded(t.seconds, 3)},
-                   {"passed", t.passed},
-                   {"confirmation", t.confirmation},
-                   {"valid", t.valid}});
-  }
+  for (const auto& t : trials) out.push_back(trial_to_json(t));
   return out;
 }
 
@@ -160,6 +162,17 @@ json to_json_of(const back_to_back_figures& f) {
   j["average_frames"] = rounded(f.average_frames, 1);
   j["spread_frames"] = rounded(f.spread_frames, 1);
   j["bursts"] = bursts;
+  return j;
+}
+
+json to_json_of(const frame_latency_figures& f) {
+  json j = port_to_json(f.port);
+  j["load_percent"] = rounded(f.load_percent, 3);
+  j["stream"] = trial_to_json(f.stream);
+  j["probes_sent"] = f.probes_sent;
+  j["probes_received"] = f.probes_received;
+  j["probe_interval_ms"] = rounded(f.probe_interval_ms, 3);
+  j["round_trip"] = latency_to_json(f.round_trip);
   return j;
 }
 
@@ -267,14 +280,15 @@ void for_each_object(const object_reader& r, const char* key, Each each) {
   }
 }
 
+frame_trial_record trial_of(const object_reader& t) {
+  return {t.get<double>("offered_fps"),     t.get<double>("sent_fps"), t.get<std::uint64_t>("sent"),
+          t.get<std::uint64_t>("received"), t.get<double>("seconds"),  t.get<bool>("passed"),
+          t.get<bool>("confirmation"),      t.get<bool>("valid")};
+}
+
 std::vector<frame_trial_record> trials_of(const object_reader& r) {
   std::vector<frame_trial_record> out;
-  for_each_object(r, "trials", [&](const object_reader& t) {
-    out.push_back({t.get<double>("offered_fps"), t.get<double>("sent_fps"),
-                   t.get<std::uint64_t>("sent"), t.get<std::uint64_t>("received"),
-                   t.get<double>("seconds"), t.get<bool>("passed"), t.get<bool>("confirmation"),
-                   t.get<bool>("valid")});
-  });
+  for_each_object(r, "trials", [&](const object_reader& t) { out.push_back(trial_of(t)); });
   return out;
 }
 
@@ -329,6 +343,22 @@ back_to_back_figures back_to_back_of(const object_reader& r) {
                         b.get<std::uint64_t>("received"), b.get<double>("sent_fps"),
                         b.get<bool>("passed"), b.get<bool>("at_line_rate")});
   });
+  return f;
+}
+
+frame_latency_figures frame_latency_of(const object_reader& r) {
+  frame_latency_figures f;
+  f.port = port_of(r);
+  f.load_percent = r.get<double>("load_percent");
+  const json* stream = r.find("stream");
+  if (stream == nullptr) throw record_error(r.name("stream") + ": missing");
+  f.stream = trial_of(object_reader(*stream, r.name("stream")));
+  f.probes_sent = r.get<int>("probes_sent");
+  f.probes_received = r.get<int>("probes_received");
+  f.probe_interval_ms = r.get<double>("probe_interval_ms");
+  const json* rt = r.find("round_trip");
+  if (rt == nullptr) throw record_error(r.name("round_trip") + ": missing");
+  f.round_trip = latency_from_json(*rt, r.name("round_trip"));
   return f;
 }
 
@@ -398,6 +428,7 @@ figures figures_from_json(std::string_view kind, const json* j) {
   if (kind == "rfc2544_throughput") return frame_throughput_of(r);
   if (kind == "rfc2544_frame_loss") return frame_loss_of(r);
   if (kind == "rfc2544_back_to_back") return back_to_back_of(r);
+  if (kind == "rfc2544_latency") return frame_latency_of(r);
   throw record_error("kind: \"" + std::string(kind) +
                      "\" is not a kind this hilperf knows (a newer version wrote it?)");
 }

@@ -1,7 +1,7 @@
-// Kinds "rfc2544_frame_loss" and "rfc2544_back_to_back": one frame size's RFC 2544 §26.3 frame
-// loss sweep and §26.4 back-to-back search (Rfc2544 cases), with every trial or burst they ran, so
-// a report can draw loss against offered load and a reader can tell the port's limit from the
-// sender's.
+// Kinds "rfc2544_frame_loss", "rfc2544_back_to_back" and "rfc2544_latency": one frame size's
+// RFC 2544 §26.3 frame loss sweep, §26.4 back-to-back search and §26.2 latency (Rfc2544 cases),
+// with every trial or burst they ran, so a report can draw loss against offered load and a reader
+// can tell the port's limit from the sender's.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hil/record/frame_throughput.hpp"
+#include "hil/record/latency.hpp"
 
 namespace hil::record {
 
@@ -51,6 +52,16 @@ struct back_to_back_figures {
   double average_frames = 0;
   double spread_frames = 0;          // the repeats' sample standard deviation
   std::vector<burst_record> bursts;  // in the order run
+};
+
+struct frame_latency_figures {
+  frame_port port;
+  double load_percent = 0;    // stream and probes together, % of the media maximum
+  frame_trial_record stream;  // the stream the probes went through (passed: within the loss)
+  int probes_sent = 0;        // ICMP echo requests of the frame size
+  int probes_received = 0;    // answered
+  double probe_interval_ms = 0;
+  latency_distribution round_trip;  // of the answered probes
 };
 
 }  // namespace hil::record

@@ -58,45 +58,68 @@ text_grid loss_grid(const std::vector<loss_curve>& losses) {
   return g;
 }
 
-text_grid burst_grid(const std::vector<burst_row>& bursts) {
+namespace {
+
+// A row per frame size of rows, a column group per board and link rate: cells(row) under the
+// headers what, empty cells where a frame size has no row in a group.
+template <typename Row, typename Cells>
+text_grid per_frame_grid(const std::vector<Row>& rows, const std::vector<std::string>& what,
+                         Cells cells) {
   using group = std::pair<std::string, double>;  // board, line rate
   std::vector<group> groups;
   std::vector<int> sizes;
-  for (const auto& b : bursts) {
-    if (std::ranges::find(groups, group{b.board, b.line_mbps}) == groups.end()) {
-      groups.emplace_back(b.board, b.line_mbps);
+  for (const auto& r : rows) {
+    if (std::ranges::find(groups, group{r.board, r.line_mbps}) == groups.end()) {
+      groups.emplace_back(r.board, r.line_mbps);
     }
-    if (std::ranges::find(sizes, b.frame) == sizes.end()) sizes.push_back(b.frame);
+    if (std::ranges::find(sizes, r.frame) == sizes.end()) sizes.push_back(r.frame);
   }
   std::ranges::sort(sizes);
   text_grid g;
   g.header.emplace_back("frame (bytes)");
   for (const auto& [board, line] : groups) {
-    const std::string label = port_label(board, line);
-    for (const char* what : {"longest burst (frames)", "spread (frames)", "s at line rate"}) {
-      g.header.push_back(fmt::format("{}, {}", what, label));
-    }
+    for (const auto& w : what) g.header.push_back(w + ", " + port_label(board, line));
   }
   for (const int size : sizes) {
     std::vector<std::string> row{std::to_string(size)};
     for (const auto& [board, line] : groups) {
-      const auto it = std::ranges::find_if(bursts, [&](const burst_row& b) {
-        return b.frame == size && b.board == board && b.line_mbps == line;
+      const auto it = std::ranges::find_if(rows, [&](const Row& r) {
+        return r.frame == size && r.board == board && r.line_mbps == line;
       });
-      if (it == bursts.end()) {
-        row.insert(row.end(), 3, "");
+      if (it == rows.end()) {
+        row.insert(row.end(), what.size(), "");
         continue;
       }
-      row.push_back(fmt::format("{:.0f}{}", it->average_frames,
-                                it->at_line_rate ? "" : " (sender below line rate)"));
-      row.push_back(fmt::format("{:.1f}", it->spread_frames));
-      row.push_back(it->media_max_fps > 0
-                        ? fmt::format("{:.3f}", it->average_frames / it->media_max_fps)
-                        : "");
+      for (auto& cell : cells(*it)) row.push_back(std::move(cell));
     }
     g.rows.push_back(std::move(row));
   }
   return g;
+}
+
+}  // namespace
+
+text_grid burst_grid(const std::vector<burst_row>& bursts) {
+  return per_frame_grid(
+      bursts, {"longest burst (frames)", "spread (frames)", "s at line rate"},
+      [](const burst_row& b) {
+        return std::vector<std::string>{
+            fmt::format("{:.0f}{}", b.average_frames,
+                        b.at_line_rate ? "" : " (sender below line rate)"),
+            fmt::format("{:.1f}", b.spread_frames),
+            b.media_max_fps > 0 ? fmt::format("{:.3f}", b.average_frames / b.media_max_fps) : ""};
+      });
+}
+
+text_grid frame_latency_grid(const std::vector<frame_latency_row>& rows) {
+  return per_frame_grid(
+      rows, {"load (% of max)", "round trip p50 (ms)", "p99 (ms)", "max (ms)", "probes answered"},
+      [](const frame_latency_row& r) {
+        return std::vector<std::string>{
+            fmt::format("{:.1f}", r.load_percent), fmt::format("{:.3f}", r.p50_ms),
+            fmt::format("{:.3f}", r.p99_ms), fmt::format("{:.3f}", r.max_ms),
+            fmt::format("{}/{}", r.probes_received, r.probes_sent)};
+      });
 }
 
 }  // namespace hil::report

@@ -17,6 +17,13 @@
 
 namespace hil::report {
 
+// How the latency figures differ from RFC 2544 §26.2's definition, printed under their table.
+inline constexpr const char* frame_latency_note =
+    "Round trips of ICMP echo requests of each frame size, answered by the peer's host, sent "
+    "between the frames of a stream that, with them, loads the port to the frame size's "
+    "throughput floor; RFC 2544 times one tagged frame of the stream one way (clocks in sync) at "
+    "the throughput found, once per 120 s trial.";
+
 // A row per offered load (highest first), a column per frame size: its loss in %, empty where
 // that load was not run; a sweep stopped at the sender's limit says so in its last row.
 [[nodiscard]] text_grid loss_grid(const std::vector<loss_curve>& losses);
@@ -25,6 +32,10 @@ namespace hil::report {
 // (marked when the sender was below line rate), its spread, and its length in seconds at line
 // rate.
 [[nodiscard]] text_grid burst_grid(const std::vector<burst_row>& bursts);
+
+// A row per frame size, and per board and link rate a column group: the load, the probes'
+// round trip p50, p99 and max in ms, and the probes answered of those sent.
+[[nodiscard]] text_grid frame_latency_grid(const std::vector<frame_latency_row>& rows);
 
 // The series' label: "frame64", with the board and link rate when the results have several.
 [[nodiscard]] std::string loss_label(const loss_curve& c, bool several_ports);

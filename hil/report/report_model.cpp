@@ -133,6 +133,12 @@ report_model build_model(const std::vector<record::case_record>& records) {
       m.bursts.push_back({static_cast<int>(b->port.frame_bytes), b->port.line_mbps, r.board,
                           b->port.media_max_fps, b->average_frames, b->spread_frames,
                           b->longest.size(), at_line, r.verdict.pass});
+    } else if (const auto* lat = r.figures_as<record::frame_latency_figures>()) {
+      const auto& rt = lat->round_trip.summary;
+      m.frame_latency.push_back({static_cast<int>(lat->port.frame_bytes), lat->port.line_mbps,
+                                 r.board, lat->load_percent, rt.p50_us / 1000, rt.p99_us / 1000,
+                                 rt.max_us / 1000, lat->probes_sent, lat->probes_received,
+                                 r.verdict.pass});
     } else if (const auto* l = r.figures_as<record::latency_under_load_figures>()) {
       load_part.latency.push_back({"idle", latency_of(l->idle), cdf_of(l->idle)});
       load_part.latency.push_back({"loaded", latency_of(l->loaded), cdf_of(l->loaded)});
@@ -168,6 +174,7 @@ report_model build_model(const std::vector<record::case_record>& records) {
   std::stable_sort(m.frames.begin(), m.frames.end(), by_port);
   std::stable_sort(m.losses.begin(), m.losses.end(), by_port);
   std::stable_sort(m.bursts.begin(), m.bursts.end(), by_port);
+  std::stable_sort(m.frame_latency.begin(), m.frame_latency.end(), by_port);
   return m;
 }
 

@@ -113,16 +113,29 @@ struct burst_row {
   bool pass = false;
 };
 
+// One frame size's RFC 2544 latency (an Rfc2544/Latency record): round trips of echo probes of
+// the frame size while the port carried its load.
+struct frame_latency_row {
+  int frame = 0;
+  double line_mbps = 0;
+  std::string board;
+  double load_percent = 0;
+  double p50_ms = 0, p99_ms = 0, max_ms = 0;
+  int probes_sent = 0, probes_received = 0;
+  bool pass = false;
+};
+
 // Everything the report sections show.
 struct report_model {
   std::vector<netperf_row> netperf;  // netperf order; empty when the run had no netperf record
   std::vector<throughput_series> throughput;
-  std::vector<latency_set> latency;      // RR tests in netperf order, then idle and loaded
-  std::optional<load_figures> load;      // present with a LatencyUnderLoad record
-  std::vector<mtu_datagrams> datagrams;  // rising MTU
-  std::vector<frame_result> frames;      // by board, line rate, then rising frame size
-  std::vector<loss_curve> losses;        // the same order
-  std::vector<burst_row> bursts;         // the same order
+  std::vector<latency_set> latency;              // RR tests in netperf order, then idle and loaded
+  std::optional<load_figures> load;              // present with a LatencyUnderLoad record
+  std::vector<mtu_datagrams> datagrams;          // rising MTU
+  std::vector<frame_result> frames;              // by board, line rate, then rising frame size
+  std::vector<loss_curve> losses;                // the same order
+  std::vector<burst_row> bursts;                 // the same order
+  std::vector<frame_latency_row> frame_latency;  // the same order
 };
 
 // The sections of records. Pure: same records, same model.

@@ -188,6 +188,11 @@ std::string markdown_document(std::string_view title,
   if (!model.bursts.empty()) {
     out += "## RFC 2544 back-to-back\n\n" + grid_markdown(burst_grid(model.bursts), false) + "\n";
   }
+  if (!model.frame_latency.empty()) {
+    out += "## RFC 2544 latency\n\n" +
+           grid_markdown(frame_latency_grid(model.frame_latency), false) + "\n" +
+           std::string(frame_latency_note) + "\n\n";
+  }
   out += "## Checks\n\n" + checks_markdown(records);
   return out;
 }
@@ -210,6 +215,11 @@ std::string dokuwiki_document(std::string_view title,
   if (!model.bursts.empty()) {
     out += "===== RFC 2544 back-to-back =====\n\n" +
            grid_dokuwiki(burst_grid(model.bursts), false) + "\n";
+  }
+  if (!model.frame_latency.empty()) {
+    out += "===== RFC 2544 latency =====\n\n" +
+           grid_dokuwiki(frame_latency_grid(model.frame_latency), false) + "\n" +
+           std::string(frame_latency_note) + "\n\n";
   }
   out += "===== Checks =====\n\n" + checks_dokuwiki(records);
   return out;

@@ -7,10 +7,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <array>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -22,8 +24,8 @@ namespace hil::traffic {
 namespace {
 
 using clock = std::chrono::steady_clock;
-constexpr std::size_t payload_len = 56;
-using echo_packet = std::array<std::uint8_t, sizeof(icmphdr) + payload_len>;
+constexpr std::size_t max_payload = 65'507;  // 65,535 less the IP and ICMP headers
+using echo_packet = std::vector<std::uint8_t>;
 
 // RFC 1071 Internet checksum.
 std::uint16_t checksum(const std::uint8_t* data, std::size_t len) {
@@ -45,8 +47,8 @@ Header read_header(const std::uint8_t* at) {
 }
 
 // Echo request seq of id: the ICMP header with its checksum, then payload bytes 0, 1, 2, ….
-echo_packet echo_request(std::uint16_t id, std::uint16_t seq) {
-  echo_packet packet{};
+echo_packet echo_request(std::uint16_t id, std::uint16_t seq, std::size_t payload_len) {
+  echo_packet packet(sizeof(icmphdr) + payload_len);
   icmphdr icmp{};
   icmp.type = ICMP_ECHO;
   icmp.un.echo.id = htons(id);
@@ -61,8 +63,8 @@ echo_packet echo_request(std::uint16_t id, std::uint16_t seq) {
 }
 
 // Waits for the echo reply with id/seq until deadline; true when it came.
-bool await_reply(int fd, std::uint16_t id, std::uint16_t seq, clock::time_point deadline) {
-  std::array<std::uint8_t, 1500> buf{};
+bool await_reply(int fd, std::uint16_t id, std::uint16_t seq, clock::time_point deadline,
+                 std::vector<std::uint8_t>& buf) {
   for (;;) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
@@ -84,8 +86,11 @@ bool await_reply(int fd, std::uint16_t id, std::uint16_t seq, clock::time_point 
 
 }  // namespace
 
-echo_result icmp_echo(const std::string& host, const std::string& ifname, int count,
-                      std::chrono::milliseconds interval, std::chrono::milliseconds timeout) {
+echo_result icmp_echo(const std::string& host, const std::string& ifname, const echo_options& o) {
+  if (o.payload_bytes > max_payload) {
+    throw std::invalid_argument(
+        fmt::format("an ICMP echo payload of {} bytes: at most {}", o.payload_bytes, max_payload));
+  }
   sockaddr_in to{};
   to.sin_family = AF_INET;
   if (::inet_pton(AF_INET, host.c_str(), &to.sin_addr) != 1) {
@@ -95,24 +100,36 @@ echo_result icmp_echo(const std::string& host, const std::string& ifname, int co
   if (!fd) sys::throw_last_errno("opening a raw ICMP socket (needs root or CAP_NET_RAW)");
   bind_to_device(fd.get(), ifname);
   const auto id = static_cast<std::uint16_t>(::getpid());
+  // A reply carries the request's payload after an IP header of at most 60 bytes.
+  std::vector<std::uint8_t> buf(60 + sizeof(icmphdr) + std::max<std::size_t>(o.payload_bytes, 64));
   echo_result r;
-  for (int i = 0; i < count; ++i) {
-    const echo_packet packet = echo_request(id, static_cast<std::uint16_t>(i + 1));
+  for (int i = 0; i < o.count && clock::now() < o.stop_sending_at; ++i) {
+    const auto seq = static_cast<std::uint16_t>(i + 1);
+    const echo_packet packet = echo_request(id, seq, o.payload_bytes);
     const auto start = clock::now();
     if (::sendto(fd.get(), packet.data(), packet.size(), 0, reinterpret_cast<const sockaddr*>(&to),
                  sizeof(to)) < 0) {
-      if (errno != ENETUNREACH && errno != EHOSTUNREACH && errno != ENETDOWN) {
+      if (errno != ENETUNREACH && errno != EHOSTUNREACH && errno != ENETDOWN && errno != ENOBUFS) {
         sys::throw_last_errno(fmt::format("sending an ICMP echo to {} through {}", host, ifname));
       }
     }
     ++r.sent;
-    if (await_reply(fd.get(), id, static_cast<std::uint16_t>(i + 1), start + timeout)) {
+    if (await_reply(fd.get(), id, seq, start + o.timeout, buf)) {
       ++r.received;
       r.rtts.push_back(std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - start));
     }
-    if (i + 1 < count) std::this_thread::sleep_until(start + interval);
+    if (i + 1 < o.count) std::this_thread::sleep_until(start + o.interval);
   }
   return r;
+}
+
+echo_result icmp_echo(const std::string& host, const std::string& ifname, int count,
+                      std::chrono::milliseconds interval, std::chrono::milliseconds timeout) {
+  echo_options o;
+  o.count = count;
+  o.interval = interval;
+  o.timeout = timeout;
+  return icmp_echo(host, ifname, o);
 }
 
 }  // namespace hil::traffic

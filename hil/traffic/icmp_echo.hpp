@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -13,9 +14,24 @@ struct echo_result {
   std::vector<std::chrono::microseconds> rtts;  // one per reply, in order
 };
 
-// Sends count echo requests (56-byte payload, like ping) to host through ifname, interval apart,
-// each waiting up to timeout for its reply. Throws std::system_error when the socket cannot be
-// opened or bound (root is needed for a raw ICMP socket).
+struct echo_options {
+  int count = 1;
+  std::chrono::milliseconds interval{1000};  // from one request's send to the next
+  std::chrono::milliseconds timeout{1000};   // each request's wait for its reply
+  std::size_t payload_bytes = 56;            // ping's -s: the echo's data after its 8-byte header
+  // No request is sent at or after this instant, even with count not reached (the default: none).
+  std::chrono::steady_clock::time_point stop_sending_at =
+      std::chrono::steady_clock::time_point::max();
+};
+
+// Sends o.count echo requests to host through ifname, o.interval apart, each waiting up to
+// o.timeout for its reply (a late reply to an earlier request is ignored). Throws
+// std::invalid_argument for a payload above 65,507 bytes or a host that is not IPv4,
+// std::system_error when the socket cannot be opened or bound (root is needed for a raw ICMP
+// socket).
+echo_result icmp_echo(const std::string& host, const std::string& ifname, const echo_options& o);
+
+// As above with ping's 56-byte payload.
 echo_result icmp_echo(const std::string& host, const std::string& ifname, int count,
                       std::chrono::milliseconds interval, std::chrono::milliseconds timeout);
 

@@ -83,6 +83,14 @@ std::vector<figures> every_kind() {
   burst.bursts = {{29762, 0, 1600, 14880.2, false, true},
                   {1496, 0, 1496, 14879.9, true, true},
                   {29762, 1, 1590, 12000.0, false, false}};
+  frame_latency_figures latency;
+  latency.port = port;
+  latency.load_percent = 95;
+  latency.stream = {14136.9, 14137.0, 28274, 28274, 2, true, false, true};
+  latency.probes_sent = 160;
+  latency.probes_received = 160;
+  latency.probe_interval_ms = 10;
+  latency.round_trip = some_latency();
   return {
       std::monostate{},
       t,
@@ -98,7 +106,8 @@ std::vector<figures> every_kind() {
       limited,
       loss,
       limited_loss,
-      burst};
+      burst,
+      latency};
 }
 
 case_record record_of(figures f) {

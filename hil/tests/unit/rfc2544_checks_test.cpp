@@ -11,6 +11,7 @@ using hil::measure::check_frame_throughput;
 using hil::measure::frame_limits;
 using hil::measure::search_result;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const frame_limits limits{64, 1000, 1'488'095.2, 95.0, 0};
 
@@ -58,5 +59,82 @@ TEST(Rfc2544Checks, NoLossFreeRateAtAllNamesTheMtu) {
   EXPECT_THAT(v.observed, HasSubstr("no rate with at most 0.1 % loss (lowest tried 14881"));
   EXPECT_THAT(v.cause, HasSubstr("an MTU below 9000 on the DUT, the peer or a switch"));
 }
+
+namespace latency {
+
+using hil::measure::check_frame_latency;
+using hil::measure::latency_limits;
+using hil::measure::latency_trial;
+
+// 64-byte frames on a 10 Mbit/s port at 95 % of its media maximum for 2 s; limit p99 5 ms.
+const latency_limits limits{64, 10, 14880.95, 95.0, 5.0, 0};
+
+latency_trial healthy() {
+  latency_trial t;
+  t.duration = std::chrono::seconds(2);
+  t.stream = {14036.9, 14037.0, 28074, 28074};
+  t.probes_sent = 160;
+  t.probes_received = 160;
+  t.round_trip.count = 160;
+  t.round_trip.p50_us = 150;
+  t.round_trip.p99_us = 900;
+  t.round_trip.max_us = 1200;
+  return t;
+}
+
+TEST(Rfc2544Latency, AP99WithinTheLimitWithEveryProbeAnsweredPasses) {
+  const auto v = check_frame_latency(limits, healthy());
+  EXPECT_TRUE(v.pass) << v.message();
+  EXPECT_EQ(v.check, "Rfc2544Latency frame64");
+  EXPECT_NEAR(*v.observed_value, 0.9, 1e-9);
+  EXPECT_EQ(v.unit, "ms round trip (p99)");
+  EXPECT_THAT(v.observed, HasSubstr("p99 0.900 ms (p50 0.150, max 1.200) over 160/160 probes"));
+  EXPECT_THAT(v.limit, HasSubstr("p99 round trip <= 5 ms for frames of 64 bytes at 95.0 % of the "
+                                 "media maximum (14137 frames/s at 10 Mbit/s)"));
+}
+
+TEST(Rfc2544Latency, AP99AboveTheLimitFailsAsAQueue) {
+  auto t = healthy();
+  t.round_trip.p99_us = 25'600;
+  const auto v = check_frame_latency(limits, t);
+  EXPECT_FALSE(v.pass);
+  EXPECT_NEAR(*v.observed_value, 25.6, 1e-9);
+  EXPECT_THAT(v.cause, HasSubstr("frames wait in a queue at this load"));
+  EXPECT_THAT(v.cause, Not(HasSubstr("loses frames")));
+}
+
+TEST(Rfc2544Latency, ALostProbeOrStreamFrameFailsEvenWithALowP99) {
+  auto t = healthy();
+  t.probes_received = 159;
+  EXPECT_FALSE(check_frame_latency(limits, t).pass);
+  t = healthy();
+  t.stream.received = 28073;
+  const auto v = check_frame_latency(limits, t);
+  EXPECT_FALSE(v.pass);
+  EXPECT_THAT(v.cause, HasSubstr("the port loses frames of 64 bytes at 95.0 % of its line rate"));
+}
+
+TEST(Rfc2544Latency, NoReplyAtAllSaysThePeerDoesNotAnswerPing) {
+  auto t = healthy();
+  t.probes_received = 0;
+  t.round_trip = {};
+  const auto v = check_frame_latency(limits, t);
+  EXPECT_FALSE(v.pass);
+  EXPECT_FALSE(v.observed_value);
+  EXPECT_THAT(v.cause, HasSubstr("does not answer ping"));
+}
+
+TEST(Rfc2544Latency, ASenderShortOfTheLoadFailsAsTheToolsLimit) {
+  auto t = healthy();
+  t.stream.sent = 14000;
+  t.stream.received = 14000;
+  t.stream.sent_fps = 7000;
+  const auto v = check_frame_latency(limits, t);
+  EXPECT_FALSE(v.pass);
+  EXPECT_FALSE(v.observed_value) << "the latency of a lighter load is not the port's";
+  EXPECT_THAT(v.cause, HasSubstr("not the link"));
+}
+
+}  // namespace latency
 
 }  // namespace

@@ -204,6 +204,32 @@ TEST(TablesRows, TheFrameLossTableHasARowPerLoadAndTheBackToBackTableARowPerFram
               HasSubstr("===== RFC 2544 back-to-back =====\n\n^ frame (bytes) ^"));
 }
 
+TEST(TablesRows, TheLatencyTableHasARowPerFrameSizeAndSaysHowItDiffersFromTheRfc) {
+  record::case_record r;
+  r.case_name = "Rfc2544/Latency.RoundTripAtFloor/frame64";
+  record::frame_latency_figures f;
+  f.port = {64, 18, 4, 10, 14880.9, "bursts"};
+  f.load_percent = 95;
+  f.probes_sent = 160;
+  f.probes_received = 159;
+  f.round_trip.summary.p50_us = 150;
+  f.round_trip.summary.p99_us = 900;
+  f.round_trip.summary.max_us = 1234.5;
+  r.measured = f;
+  const std::vector<record::case_record> records{r};
+  const auto model = build_model(records);
+  ASSERT_EQ(model.frame_latency.size(), 1U);
+  EXPECT_EQ(grid_markdown(frame_latency_grid(model.frame_latency), false),
+            "| frame (bytes) | load (% of max), 10 Mbit/s link | round trip p50 (ms), 10 Mbit/s "
+            "link | p99 (ms), 10 Mbit/s link | max (ms), 10 Mbit/s link | probes answered, 10 "
+            "Mbit/s link |\n"
+            "|:---|---:|---:|---:|---:|---:|\n"
+            "| 64 | 95.0 | 0.150 | 0.900 | 1.234 | 159/160 |\n");
+  EXPECT_THAT(markdown_document("t", records, model),
+              HasSubstr("## RFC 2544 latency\n\n| frame (bytes)"));
+  EXPECT_THAT(markdown_document("t", records, model), HasSubstr(frame_latency_note));
+}
+
 TEST(TablesRows, RunWithoutNetperfRecordsHasNoNetperfTable) {
   const auto records = test::records_of(R"({"case":"Link.LinkState","pass":true})"
                                         "\n");
