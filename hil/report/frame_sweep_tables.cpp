@@ -31,7 +31,9 @@ std::string loss_label(const loss_curve& c, bool several) {
 text_grid loss_grid(const std::vector<loss_curve>& losses) {
   std::vector<double> loads;
   for (const auto& c : losses) {
-    for (const auto& [load, loss] : c.points) {
+    for (const auto& point : c.points) {
+      // (No structured binding: clang 14, the fuzz build's, cannot capture one in a lambda.)
+      const double load = point.first;
       if (std::ranges::none_of(loads, [&](double l) { return std::abs(l - load) < 1e-6; })) {
         loads.push_back(load);
       }
@@ -82,9 +84,9 @@ text_grid per_frame_grid(const std::vector<Row>& rows, const std::vector<std::st
   }
   for (const int size : sizes) {
     std::vector<std::string> row{std::to_string(size)};
-    for (const auto& [board, line] : groups) {
+    for (const group& column : groups) {  // not [board, line]: clang 14 cannot capture those
       const auto it = std::ranges::find_if(rows, [&](const Row& r) {
-        return r.frame == size && r.board == board && r.line_mbps == line;
+        return r.frame == size && r.board == column.first && r.line_mbps == column.second;
       });
       if (it == rows.end()) {
         row.insert(row.end(), what.size(), "");
