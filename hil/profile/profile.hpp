@@ -135,9 +135,9 @@ struct rfc2544_config {
   // it.
   int back_to_back_seconds = 2;
   double back_to_back_min_percent = 100.0;
-  // Latency (§26.2): the p99 round trip of echo probes of the frame size while the port carries
-  // the frame size's throughput floor (min_percent) of frames.
-  double latency_p99_ms = 5.0;
+  // Latency (§26.2): the median round trip of echo probes of the frame size while the port
+  // carries the frame size's throughput floor (min_percent) of frames.
+  double latency_median_ms = 5.0;
 
   // The minimum % of the media maximum for frame_bytes.
   [[nodiscard]] double min_percent_for(int frame_bytes) const;

@@ -168,7 +168,7 @@ std::string echo(const profile& p) {
   put(out, "loss_step_percent", float_text(p.rfc2544.loss_step_percent));
   put(out, "back_to_back_seconds", p.rfc2544.back_to_back_seconds);
   put(out, "back_to_back_min_percent", float_text(p.rfc2544.back_to_back_min_percent));
-  put(out, "latency_p99_ms", float_text(p.rfc2544.latency_p99_ms));
+  put(out, "latency_median_ms", float_text(p.rfc2544.latency_median_ms));
   out += "\n[history]\n";
   put(out, "dir", toml_string(p.history.dir));
   put(out, "tolerance_percent", float_text(p.history.tolerance_percent));

@@ -498,8 +498,8 @@ constexpr std::array<key_spec<rfc2544_config>, 10> rfc2544_keys{{
      [](auto& r, auto& c) { store(r.integer(1, 60), c.back_to_back_seconds); }},
     {"back_to_back_min_percent",
      [](auto& r, auto& c) { store(r.positive_number(100.0), c.back_to_back_min_percent); }},
-    {"latency_p99_ms",
-     [](auto& r, auto& c) { store(r.positive_number(60'000.0), c.latency_p99_ms); }},
+    {"latency_median_ms",
+     [](auto& r, auto& c) { store(r.positive_number(60'000.0), c.latency_median_ms); }},
 }};
 
 constexpr std::int64_t max_message = 1 << 20;  // the hilperf extension's largest request/response

@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
+#include <optional>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -62,31 +64,56 @@ echo_packet echo_request(std::uint16_t id, std::uint16_t seq, std::size_t payloa
   return packet;
 }
 
-// Waits for the echo reply with id/seq until deadline; true when it came.
-bool await_reply(int fd, std::uint16_t id, std::uint16_t seq, clock::time_point deadline,
-                 std::vector<std::uint8_t>& buf) {
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
-    const ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
-    if (n < static_cast<ssize_t>(sizeof(iphdr) + 8)) continue;
-    const auto ip = read_header<iphdr>(buf.data());
-    const std::size_t off = ip.ihl * 4U;
-    if (static_cast<std::size_t>(n) < off + sizeof(icmphdr)) continue;
-    const auto icmp = read_header<icmphdr>(buf.data() + off);
-    if (icmp.type == ICMP_ECHOREPLY && ntohs(icmp.un.echo.id) == id &&
-        ntohs(icmp.un.echo.sequence) == seq) {
-      return true;
+// The kernel's receive time of the message msg carried (SO_TIMESTAMPNS, CLOCK_REALTIME), if any.
+std::optional<std::chrono::nanoseconds> receive_stamp(msghdr& msg) {
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+      timespec ts{};
+      std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
+      return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
     }
   }
+  return std::nullopt;
+}
+
+std::chrono::nanoseconds realtime_now() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+}
+
+struct reply {
+  std::uint16_t seq = 0;
+  std::chrono::nanoseconds arrived{};  // CLOCK_REALTIME, as the send times are taken
+};
+
+// Reads one datagram from fd (which poll said is readable): an echo reply to id, with its kernel
+// receive time, so the time this thread took to wake is not counted; nullopt for anything else.
+std::optional<reply> read_reply(int fd, std::uint16_t id, std::vector<std::uint8_t>& buf) {
+  iovec iov{buf.data(), buf.size()};
+  alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(timespec)) + 64> control{};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.data();
+  msg.msg_controllen = control.size();
+  const ssize_t n = ::recvmsg(fd, &msg, MSG_DONTWAIT);
+  if (n < static_cast<ssize_t>(sizeof(iphdr) + 8)) return std::nullopt;
+  const auto ip = read_header<iphdr>(buf.data());
+  const std::size_t off = ip.ihl * 4U;
+  if (static_cast<std::size_t>(n) < off + sizeof(icmphdr)) return std::nullopt;
+  const auto icmp = read_header<icmphdr>(buf.data() + off);
+  if (icmp.type != ICMP_ECHOREPLY || ntohs(icmp.un.echo.id) != id) return std::nullopt;
+  return reply{ntohs(icmp.un.echo.sequence), receive_stamp(msg).value_or(realtime_now())};
 }
 
 }  // namespace
 
 echo_result icmp_echo(const std::string& host, const std::string& ifname, const echo_options& o) {
+  if (o.count < 0 || o.count > 65'535) {
+    throw std::invalid_argument(
+        fmt::format("{} ICMP echo requests: 0 to 65,535 (their sequence numbers)", o.count));
+  }
   if (o.payload_bytes > max_payload) {
     throw std::invalid_argument(
         fmt::format("an ICMP echo payload of {} bytes: at most {}", o.payload_bytes, max_payload));
@@ -99,26 +126,59 @@ echo_result icmp_echo(const std::string& host, const std::string& ifname, const 
   const sys::unique_fd fd(::socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP));
   if (!fd) sys::throw_last_errno("opening a raw ICMP socket (needs root or CAP_NET_RAW)");
   bind_to_device(fd.get(), ifname);
+  const int on = 1;
+  if (::setsockopt(fd.get(), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) != 0) {
+    sys::throw_last_errno("asking for receive timestamps (SO_TIMESTAMPNS) on the ICMP socket");
+  }
   const auto id = static_cast<std::uint16_t>(::getpid());
   // A reply carries the request's payload after an IP header of at most 60 bytes.
   std::vector<std::uint8_t> buf(60 + sizeof(icmphdr) + std::max<std::size_t>(o.payload_bytes, 64));
+  // Requests go out on schedule whatever the replies do; each reply counts when it comes within
+  // timeout of its request (by the kernel's clocks), late ones and duplicates do not.
+  struct request {
+    std::chrono::nanoseconds sent_at{};  // CLOCK_REALTIME
+    bool answered = false;
+  };
+  std::vector<request> sent;
+  sent.reserve(static_cast<std::size_t>(o.count));
   echo_result r;
-  for (int i = 0; i < o.count && clock::now() < o.stop_sending_at; ++i) {
-    const auto seq = static_cast<std::uint16_t>(i + 1);
-    const echo_packet packet = echo_request(id, seq, o.payload_bytes);
-    const auto start = clock::now();
-    if (::sendto(fd.get(), packet.data(), packet.size(), 0, reinterpret_cast<const sockaddr*>(&to),
-                 sizeof(to)) < 0) {
-      if (errno != ENETUNREACH && errno != EHOSTUNREACH && errno != ENETDOWN && errno != ENOBUFS) {
-        sys::throw_last_errno(fmt::format("sending an ICMP echo to {} through {}", host, ifname));
+  const auto first = clock::now();
+  auto next_send = first;
+  auto listen_until = first;
+  for (;;) {
+    const bool sending = r.sent < o.count && next_send < o.stop_sending_at;
+    const auto now = clock::now();
+    if (!sending && (now >= listen_until || r.received == r.sent)) break;
+    if (sending && now >= next_send) {
+      const auto seq = static_cast<std::uint16_t>(r.sent + 1);
+      const echo_packet packet = echo_request(id, seq, o.payload_bytes);
+      sent.push_back({realtime_now(), false});
+      if (::sendto(fd.get(), packet.data(), packet.size(), 0,
+                   reinterpret_cast<const sockaddr*>(&to), sizeof(to)) < 0) {
+        if (errno != ENETUNREACH && errno != EHOSTUNREACH && errno != ENETDOWN &&
+            errno != ENOBUFS) {
+          sys::throw_last_errno(fmt::format("sending an ICMP echo to {} through {}", host, ifname));
+        }
       }
+      ++r.sent;
+      listen_until = clock::now() + o.timeout;
+      next_send += o.interval;
+      continue;
     }
-    ++r.sent;
-    if (await_reply(fd.get(), id, seq, start + o.timeout, buf)) {
-      ++r.received;
-      r.rtts.push_back(std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - start));
-    }
-    if (i + 1 < o.count) std::this_thread::sleep_until(start + o.interval);
+    const auto wake = sending ? next_send : listen_until;
+    const auto left = std::max(std::chrono::nanoseconds(wake - now), std::chrono::nanoseconds(0));
+    const timespec wait{static_cast<time_t>(left.count() / 1'000'000'000),
+                        static_cast<long>(left.count() % 1'000'000'000)};
+    pollfd p{fd.get(), POLLIN, 0};
+    if (::ppoll(&p, 1, &wait, nullptr) <= 0) continue;
+    const auto got = read_reply(fd.get(), id, buf);
+    if (!got || got->seq == 0 || got->seq > sent.size()) continue;
+    auto& req = sent[got->seq - 1U];
+    const auto rtt = std::max(got->arrived - req.sent_at, std::chrono::nanoseconds(0));
+    if (req.answered || rtt > o.timeout) continue;
+    req.answered = true;
+    ++r.received;
+    r.rtts.push_back(std::chrono::duration_cast<std::chrono::microseconds>(rtt));
   }
   return r;
 }

@@ -11,7 +11,7 @@ namespace hil::traffic {
 struct echo_result {
   int sent = 0;
   int received = 0;
-  std::vector<std::chrono::microseconds> rtts;  // one per reply, in order
+  std::vector<std::chrono::microseconds> rtts;  // one per counted reply, as they arrived
 };
 
 struct echo_options {
@@ -24,11 +24,12 @@ struct echo_options {
       std::chrono::steady_clock::time_point::max();
 };
 
-// Sends o.count echo requests to host through ifname, o.interval apart, each waiting up to
-// o.timeout for its reply (a late reply to an earlier request is ignored). Throws
-// std::invalid_argument for a payload above 65,507 bytes or a host that is not IPv4,
-// std::system_error when the socket cannot be opened or bound (root is needed for a raw ICMP
-// socket).
+// Sends o.count echo requests to host through ifname, o.interval apart whatever the replies do
+// (as ping -i), and counts each reply that comes within o.timeout of its request, timed by the
+// kernel's receive stamp (a late reply or a duplicate is not counted); returns o.timeout after the
+// last request at the latest. Throws std::invalid_argument for a count outside 0 … 65,535, a
+// payload above 65,507 bytes or a host that is not IPv4, std::system_error when the socket cannot
+// be opened or bound (root is needed for a raw ICMP socket).
 echo_result icmp_echo(const std::string& host, const std::string& ifname, const echo_options& o);
 
 // As above with ping's 56-byte payload.

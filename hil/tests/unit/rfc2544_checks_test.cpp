@@ -66,7 +66,7 @@ using hil::measure::check_frame_latency;
 using hil::measure::latency_limits;
 using hil::measure::latency_trial;
 
-// 64-byte frames on a 10 Mbit/s port at 95 % of its media maximum for 2 s; limit p99 5 ms.
+// 64-byte frames on a 10 Mbit/s port at 95 % of its media maximum for 2 s; limit: median 5 ms.
 const latency_limits limits{64, 10, 14880.95, 95.0, 5.0, 0};
 
 latency_trial healthy() {
@@ -82,20 +82,23 @@ latency_trial healthy() {
   return t;
 }
 
-TEST(Rfc2544Latency, AP99WithinTheLimitWithEveryProbeAnsweredPasses) {
-  const auto v = check_frame_latency(limits, healthy());
+TEST(Rfc2544Latency, AMedianWithinTheLimitWithEveryProbeAnsweredPassesWhateverThePeak) {
+  auto t = healthy();
+  t.round_trip.max_us = 13'000;  // one stall of the sender
+  const auto v = check_frame_latency(limits, t);
   EXPECT_TRUE(v.pass) << v.message();
   EXPECT_EQ(v.check, "Rfc2544Latency frame64");
-  EXPECT_NEAR(*v.observed_value, 0.9, 1e-9);
-  EXPECT_EQ(v.unit, "ms round trip (p99)");
-  EXPECT_THAT(v.observed, HasSubstr("p99 0.900 ms (p50 0.150, max 1.200) over 160/160 probes"));
-  EXPECT_THAT(v.limit, HasSubstr("p99 round trip <= 5 ms for frames of 64 bytes at 95.0 % of the "
-                                 "media maximum (14137 frames/s at 10 Mbit/s)"));
+  EXPECT_NEAR(*v.observed_value, 0.15, 1e-9);
+  EXPECT_EQ(v.unit, "ms round trip (median)");
+  EXPECT_THAT(v.observed, HasSubstr("median 0.150 ms (p99 0.900, max 13.000) over 160/160 probes"));
+  EXPECT_THAT(v.limit,
+              HasSubstr("median round trip <= 5 ms for frames of 64 bytes at 95.0 % of the "
+                        "media maximum (14137 frames/s at 10 Mbit/s)"));
 }
 
-TEST(Rfc2544Latency, AP99AboveTheLimitFailsAsAQueue) {
+TEST(Rfc2544Latency, AMedianAboveTheLimitFailsAsAQueue) {
   auto t = healthy();
-  t.round_trip.p99_us = 25'600;
+  t.round_trip.p50_us = 25'600;
   const auto v = check_frame_latency(limits, t);
   EXPECT_FALSE(v.pass);
   EXPECT_NEAR(*v.observed_value, 25.6, 1e-9);
@@ -103,7 +106,7 @@ TEST(Rfc2544Latency, AP99AboveTheLimitFailsAsAQueue) {
   EXPECT_THAT(v.cause, Not(HasSubstr("loses frames")));
 }
 
-TEST(Rfc2544Latency, ALostProbeOrStreamFrameFailsEvenWithALowP99) {
+TEST(Rfc2544Latency, ALostProbeOrStreamFrameFailsEvenWithALowMedian) {
   auto t = healthy();
   t.probes_received = 159;
   EXPECT_FALSE(check_frame_latency(limits, t).pass);
