@@ -71,10 +71,10 @@ struct latency_limits {
 // "Rfc2544Latency frame64": the probes' median round trip at most median_ms while the port carries
 // the load (a standing queue delays every probe; the median, as RFC 2544's average of its trials,
 // is not decided by one stall of the sender, which the p99 of a few dozen probes would be: it is
-// reported beside it), every probe answered and the stream within the accepted loss (at a load the port must
-// carry, a lost frame is the port's fault, and a latency of what got through would hide it). A
-// sender that fell short of the load fails as the tool's limit: the latency of a lighter load is
-// not the port's at this one.
+// reported beside it), every probe answered and the stream within the accepted loss (at a load the
+// port must carry, a lost frame is the port's fault, and a latency of what got through would hide
+// it). A sender that fell short of the load fails as the tool's limit: the latency of a lighter
+// load is not the port's at this one.
 [[nodiscard]] verdict check_frame_latency(const latency_limits& l, const latency_trial& t);
 
 }  // namespace hil::measure
