@@ -88,8 +88,12 @@ void frame_size_test::prepare() {
 }
 
 record::frame_port frame_size_test::port_record() const {
-  return {frame(),    session::trial_payload(trial_), trial_.ipv6 ? 6 : 4, double(line_mbps_),
-          media_max_, session::frame_trial_pacing};
+  return {frame(),
+          session::trial_payload(trial_),
+          trial_.ipv6 ? 6 : 4,
+          static_cast<double>(line_mbps_),
+          media_max_,
+          session::frame_trial_pacing};
 }
 
 void frame_size_test::rest() const { std::this_thread::sleep_for(rest_); }

@@ -163,6 +163,8 @@ echo_result icmp_echo(const std::string& host, const std::string& ifname, const 
       ++r.sent;
       listen_until = clock::now() + o.timeout;
       next_send += o.interval;
+      // A sender that fell behind skips the slots it missed rather than bursting to catch up.
+      if (next_send <= now) next_send = now + o.interval;
       continue;
     }
     const auto wake = sending ? next_send : listen_until;
