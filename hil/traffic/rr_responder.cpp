@@ -20,9 +20,12 @@ namespace {
 
 constexpr int poll_ms = static_cast<int>(rr_responder::stop_poll.count());
 constexpr std::size_t load_block = 128 * 1024;
-// Connections whose hello is due at once, at most, and how long each may take to send it.
+// Connections whose hello is due at once, at most, and how long each may take to send it: long
+// enough for one retransmission of the hello's segment on a congested link (TCP's retransmission
+// timeout is 1 s at first and grows with the round trip: a saturated 10 Mbit/s link with 400 ms
+// of queue each way had a loaded RR connection's hello arrive after 1 s, and the peer reset it).
 constexpr std::size_t max_greetings = 64;
-constexpr std::chrono::seconds greeting_timeout{1};
+constexpr std::chrono::seconds greeting_timeout{5};
 
 sys::unique_fd open_bound(const socket_address& local, int type) {
   sys::unique_fd fd(::socket(local.family(), type | SOCK_CLOEXEC, 0));

@@ -5,7 +5,7 @@
 // carries the test's token); only the test's client host is served:
 //
 //   accept thread ── another host, a wrong hello, more than the test needs: closed at once
-//     (polls the listener and up to 64 connections whose hello is due, each within 1 s)
+//     (polls the listener and up to 64 connections whose hello is due, each within 5 s)
 //                 ── hello ──▶ rr thread:  read request, write response, until EOF
 //                              crr inline: read request, write response, close (we close first,
 //                                          so TIME_WAIT stays here, not on the client's ports)
