@@ -511,8 +511,9 @@ TEST(OurPeer, AClientVanishingMidTestLeavesThePeerReadyForTheNext) {
   {
     hil::sys::child_process stock({"iperf3", "--forceflush", "-c", peer_address(false), "-p",
                                    std::to_string(port), "-t", "10"});
-    // Mid-test: the stock client has printed its first interval.
-    ASSERT_TRUE(stock.wait_for_output("0.00-1.00", 5s)) << stock.output();
+    // Mid-test: the stock client has printed its first interval ("0.00-1.00", or "0.00-1.01"
+    // when its timer fires late: the end is iperf3's clock, not a constant).
+    ASSERT_TRUE(stock.wait_for_output("0.00-", 5s)) << stock.output();
     stock.signal(SIGKILL);
     stock.wait(5s);
   }
