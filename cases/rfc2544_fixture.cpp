@@ -32,6 +32,17 @@ std::string frame_case_name(const ::testing::TestParamInfo<frame_case>& info) {
   return "frame" + std::to_string(info.param.frame);
 }
 
+record::frame_trial_record trial_record_of(const measure::trial_record& t) {
+  return {t.outcome.offered_fps,
+          t.outcome.sent_fps,
+          t.outcome.sent,
+          t.outcome.received,
+          std::chrono::duration<double>(t.duration).count(),
+          t.passed,
+          t.confirmation,
+          t.valid};
+}
+
 bool frame_size_test::prepare_port() {
   prepare();
   return !IsSkipped() && !HasFailure();

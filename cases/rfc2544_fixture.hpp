@@ -39,6 +39,9 @@ void PrintTo(const frame_case& c, std::ostream* os);
 // "frame64": the cases' parameter name.
 [[nodiscard]] std::string frame_case_name(const ::testing::TestParamInfo<frame_case>& info);
 
+// A trial of a search or sweep as its record keeps it.
+[[nodiscard]] record::frame_trial_record trial_record_of(const measure::trial_record& t);
+
 class frame_size_test : public fixtures::traffic_test,
                         public ::testing::WithParamInterface<frame_case> {
  protected:
