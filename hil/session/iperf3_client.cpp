@@ -22,8 +22,14 @@ using asio::use_awaitable;
 using asio::ip::tcp;
 using namespace std::chrono_literals;
 
-// How long the last UDP datagrams get to reach the server before TEST_END (a LAN round trip is far
-// shorter; iperf3 itself sends TEST_END at once and loses the tail from its counts).
+// Before TEST_END, the last UDP datagrams first leave this host (the qdisc and the driver may hold
+// a queue's worth: 26 ms of 1518-byte frames in a 20-frame queue at 10 Mbit/s, a second for a
+// 1,000-frame txqueue), for at most host_drain_limit — a port that holds them longer counts them
+// lost — then get udp_drain to cross the link and be read (a LAN's flight is far shorter).
+// iperf3 itself sends TEST_END at once: a stock server stops reading on it, so a tail still
+// queued, or arriving just ahead of TEST_END, went missing from its counts.
+constexpr auto host_drain_limit = 2s;
+constexpr auto host_drain_poll = 2ms;
 constexpr auto udp_drain = 20ms;
 
 // Which way each of the client's streams goes: bidir makes our senders first, then receivers.
@@ -181,8 +187,15 @@ class client_session {
     }
     if (o_.spec.proto == measure::protocol::udp && !o_.spec.reverse) {
       // A stock server closes its data sockets on TEST_END and never counts what is still in
-      // flight; give our last datagrams time to land so "highest sequence == sent" can hold.
+      // flight: our last datagrams leave this host and land first, so "highest sequence == sent"
+      // can hold (host_drain_limit above).
       run_.join_senders();
+      const auto give_up = clock::now() + host_drain_limit;
+      while (run_.senders_unsent_bytes() > 0 && clock::now() < give_up) {
+        if (const auto s = co_await ctl.poll_state(clock::now() + host_drain_poll)) {
+          co_await fail_on(*s, ctl);
+        }
+      }
       const auto drained = clock::now() + udp_drain;
       if (const auto s = co_await ctl.poll_state(drained)) co_await fail_on(*s, ctl);
     }

@@ -1,7 +1,9 @@
 #include "hil/traffic/flow.hpp"
 
 #include <fcntl.h>
+#include <linux/sockios.h>
 #include <netinet/udp.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -175,6 +177,12 @@ std::optional<std::chrono::steady_clock::time_point> flow::finished_at() const n
   if (!finished_.load()) return std::nullopt;
   return std::chrono::steady_clock::time_point(
       std::chrono::steady_clock::duration(finished_at_.load()));
+}
+
+std::size_t flow::unsent_bytes() const noexcept {
+  int queued = 0;
+  if (!fd_ || ::ioctl(fd_.get(), SIOCOUTQ, &queued) != 0 || queued < 0) return 0;
+  return static_cast<std::size_t>(queued);
 }
 
 bool flow::within_limits(std::uint64_t n) const {

@@ -89,6 +89,10 @@ class flow {
   // When the worker finished (a sender: just after its last datagram or block went out); nullopt
   // before finished().
   [[nodiscard]] std::optional<std::chrono::steady_clock::time_point> finished_at() const noexcept;
+  // Bytes this host still holds for the data socket (SIOCOUTQ): for UDP, datagrams not yet
+  // handed to the wire — in the socket, the qdisc or the driver's ring until its TX completion;
+  // for TCP, bytes not yet acknowledged. 0 once all of it left, or when the socket is closed.
+  [[nodiscard]] std::size_t unsent_bytes() const noexcept;
   // The I/O error that ended the worker early, if any (connection reset, EMSGSIZE, …).
   [[nodiscard]] std::error_code error() const;
   // A UDP receiver whose sender marks its end (datagram_format::end_marker): the count the

@@ -106,6 +106,14 @@ void test_run::join_senders() {
   }
 }
 
+std::size_t test_run::senders_unsent_bytes() const noexcept {
+  std::size_t bytes = 0;
+  for (const auto& f : flows_) {
+    if (sends(*f)) bytes += f->unsent_bytes();
+  }
+  return bytes;
+}
+
 void test_run::finish() {
   end_ = clock::now();  // before joining: a worker may sit out its I/O timeout first
   for (auto& f : flows_) f->request_stop();

@@ -46,6 +46,8 @@ class test_run {
   void stop_senders() noexcept;
   // Waits until the senders asked to stop have stopped (their last datagram is out).
   void join_senders();
+  // What this host still holds of the senders' data (flow::unsent_bytes summed).
+  [[nodiscard]] std::size_t senders_unsent_bytes() const noexcept;
   // Stops and joins every flow and takes the final totals; the sockets stay open until close().
   void finish();
   // Closes every data socket.
