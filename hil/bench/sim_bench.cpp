@@ -99,7 +99,7 @@ void shape(const std::string& ns, const std::string& ifname, int mbit) {
 ethernet_shape ethernet_shape_of(int mbit, int max_frame_bytes) {
   constexpr long frame_cost = 24;  // FCS 4, preamble and start delimiter 8, gap 12
   return {2L * (max_frame_bytes + frame_cost),
-          std::max(32000L, static_cast<long>(mbit) * 1'000'000L / 8 / 100)};
+          std::max(32000L, static_cast<long>(mbit) * 1'000'000L / 8 / 10)};
 }
 
 void shape_ethernet(const std::string& ns, const std::string& ifname, int mbit,

@@ -53,7 +53,11 @@ void shape(const std::string& ns, const std::string& ifname, int mbit);
 // maximum mbit · 10⁶ / ((frame + 20) · 8) frames/s, as a real port does (RFC 2544 cases). The
 // bucket holds two frames of max_frame_bytes, which must be the largest either end may send at
 // its MTU (+ 18), control connections included: tbf drops a frame larger than its bucket. The
-// queue holds 10 ms at the rate (at least 32,000 bytes). Throws std::system_error quoting tc.
+// queue holds 100 ms at the rate (at least 32,000 bytes): a board's default 1,000-frame
+// txqueue holds more (1.2 s of 1518-byte frames at 10 Mbit/s), and at a load near the line rate a
+// sender's stalls add up in the queue (the port idles while the sender waits, and cannot catch
+// up), 31 ms over a 2 s burst on a quiet 2-vCPU runner, where 10 ms of queue overflowed.
+// Throws std::system_error quoting tc.
 void shape_ethernet(const std::string& ns, const std::string& ifname, int mbit,
                     int max_frame_bytes);
 
