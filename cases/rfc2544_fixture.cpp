@@ -28,6 +28,13 @@ std::vector<frame_case> frame_cases() {
   return out;
 }
 
+std::vector<frame_case> y1564_frame_cases() {
+  const auto& p = fixtures::suite_profile();
+  std::vector<frame_case> out;
+  for (const int f : p.y1564.frame_sizes) out.push_back({f, false});
+  return out;
+}
+
 std::string frame_case_name(const ::testing::TestParamInfo<frame_case>& info) {
   return "frame" + std::to_string(info.param.frame);
 }
@@ -60,8 +67,8 @@ void frame_size_test::prepare() {
       p.peer.server == profile::peer_server::netserver) {
     GTEST_SKIP() << "peer.server = \""
                  << (p.peer.server == profile::peer_server::iperf2 ? "iperf2" : "netserver")
-                 << "\": each RFC 2544 trial is an iperf3 UDP test, for its exact counts both "
-                    "ways; run it against hilperf-peer or iperf3 -s";
+                 << "\": each RFC 2544 or Y.1564 trial is an iperf3 UDP test, for its exact "
+                    "counts both ways; run it against hilperf-peer or iperf3 -s";
   }
   line_mbps_ = p.rfc2544_line_mbps();
   ASSERT_GT(line_mbps_, 0) << "no line rate for the media maximum: set rfc2544.line_mbps, or "

@@ -1,8 +1,8 @@
-// The RFC 2544 cases' common part (docs/checks.md "Rfc2544"): one case per frame size of the
-// profile (and the jumbo MTU's frame), the port prepared for it — the DUT's MTU raised so the
-// frame leaves whole, and on the simulated bench the port shaped as Ethernet of
-// sim.frame_port_mbit for the case — and each trial an iperf3 UDP test of that frame size
-// (session/frame_trial.hpp), against hilperf-peer or any stock iperf3 -s.
+// The RFC 2544 and Y.1564 cases' common part (docs/checks.md "Rfc2544", "Y1564"): one case per
+// frame size of the profile (and, for RFC 2544, the jumbo MTU's frame), the port prepared for it —
+// the DUT's MTU raised so the frame leaves whole, and on the simulated bench the port shaped as
+// Ethernet of sim.frame_port_mbit for the case — and each trial an iperf3 UDP test of that frame
+// size (session/frame_trial.hpp), against hilperf-peer or any stock iperf3 -s.
 //
 //   TEST_P(Case, Name) {
 //     if (!prepare_port()) return;           // skipped (jumbo off, no iperf3 peer) or failed
@@ -35,6 +35,9 @@ void PrintTo(const frame_case& c, std::ostream* os);
 
 // The profile's frame sizes and the jumbo MTU's frame (mtu.jumbo + 14 + 4), unless listed.
 [[nodiscard]] std::vector<frame_case> frame_cases();
+
+// Y1564's frame sizes (y1564.frame_sizes; no jumbo frame unless listed).
+[[nodiscard]] std::vector<frame_case> y1564_frame_cases();
 
 // "frame64": the cases' parameter name.
 [[nodiscard]] std::string frame_case_name(const ::testing::TestParamInfo<frame_case>& info);

@@ -54,6 +54,8 @@ struct back_to_back_limits {
 struct latency_trial {
   trial_outcome stream;
   std::chrono::milliseconds duration{0};  // the stream's
+  // The time the probes were sent over, inside the stream (0: the stream's duration).
+  std::chrono::milliseconds probe_window{0};
   int probes_sent = 0;
   int probes_received = 0;
   latency_summary round_trip;  // of the answered probes

@@ -43,7 +43,15 @@ double step_fps(const y1564_limits& l, double percent) {
 
 double information_rate_mbps(const y1564_limits& l, const y1564_step& s) {
   const double t = seconds_of(s.trial);
-  return t > 0 ? static_cast<double>(frames_received(s)) * l.frame_bytes * 8 / t / 1e6 : 0;
+  if (t <= 0) return 0;
+  const double window = s.trial.probe_window.count() > 0
+                            ? std::chrono::duration<double>(s.trial.probe_window).count()
+                            : t;
+  const double bits = 8.0 * l.frame_bytes;
+  const auto stream = std::min(s.trial.stream.sent, s.trial.stream.received);
+  return (static_cast<double>(stream) * bits / t +
+          std::max(s.trial.probes_received, 0) * bits / window) /
+         1e6;
 }
 
 double frame_loss_percent(const y1564_step& s) {
@@ -57,7 +65,7 @@ verdict check_y1564_step(const y1564_limits& l, const y1564_step& s) {
   verdict v;
   v.check = fmt::format("Y1564 frame{} step {:g}%", l.frame_bytes, s.percent);
   v.limit =
-      fmt::format("FLR <= {:g} %, FTD <= {:g} ms, FDV <= {:g} ms at {:g} % of CIR {:g} Mbit/s",
+      fmt::format("FLR <= {:g} %, FTD <= {:g} ms, FDV <= {:g} ms at {:g} % of CIR {:.2f} Mbit/s",
                   l.flr_percent, l.ftd_ms, l.fdv_ms, s.percent, l.cir_mbps);
   v.observed = figures_of(l, s);
   if (!kept_schedule(s.trial.stream, s.trial.duration, 0.001)) {
@@ -75,7 +83,7 @@ verdict check_y1564_step(const y1564_limits& l, const y1564_step& s) {
   std::vector<std::string> causes;
   if (lossy) {
     causes.push_back(fmt::format(
-        "the port loses {:.3f} % of the frames at {:.2f} Mbit/s, {:.1f} % of its line rate: a "
+        "the port loses {:.3f} % of the frames at {:.2f} Mbit/s, {:.1f} % of the media maximum: a "
         "committed rate it does not carry — the link slower than {:g} Mbit/s (negotiated speed, "
         "pause frames), a policer or shaper on the path below the CIR, or the DUT's driver and "
         "ring at this frame size",
@@ -111,7 +119,7 @@ verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps)
   }
   v.limit_value = highest;
   v.limit = fmt::format(
-      "every step ({} of CIR {:g} Mbit/s, frames of {} bytes) with FLR <= {:g} %, FTD <= {:g} ms "
+      "every step ({} of CIR {:.2f} Mbit/s, frames of {} bytes) with FLR <= {:g} %, FTD <= {:g} ms "
       "(median round trip), FDV <= {:g} ms (p99 less minimum)",
       fmt::join(percents, ", "), l.cir_mbps, l.frame_bytes, l.flr_percent, l.ftd_ms, l.fdv_ms);
   std::vector<std::string> lines;
@@ -126,7 +134,12 @@ verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps)
     }
     if (all) passed_up_to = s.percent;
   }
-  v.observed = steps.empty() ? "no step ran" : fmt::format("{}", fmt::join(lines, "; "));
+  const std::string reach =
+      all ? "every step passed"
+          : (passed_up_to > 0 ? fmt::format("steps up to {:g} % of CIR passed", passed_up_to)
+                              : std::string("the first step failed"));
+  v.observed =
+      steps.empty() ? "no step ran" : fmt::format("{} ({})", reach, fmt::join(lines, "; "));
   v.observed_value = passed_up_to;
   v.pass = all;
   if (steps.empty()) v.cause = "no step ran: the profile's y1564.steps is empty";

@@ -35,8 +35,9 @@ struct y1564_step {
 // The step's offered rate in frames/s: percent of the CIR in frames of l.frame_bytes.
 [[nodiscard]] double step_fps(const y1564_limits& l, double percent);
 
-// The information rate a step's stream delivered, Mbit/s of whole frames: frames received (the
-// probes' too) × frame bytes × 8 over the stream's duration.
+// The information rate a step delivered, Mbit/s of whole frames: the stream's frames received
+// over its duration plus the probes answered over their window (each × frame bytes × 8), so a
+// step that lost nothing delivers the rate it offered.
 [[nodiscard]] double information_rate_mbps(const y1564_limits& l, const y1564_step& s);
 
 // One step's FLR in % (the stream's and the probes' frames together).
@@ -46,7 +47,8 @@ struct y1564_step {
 // where FLR accepts no loss, and the sender on schedule.
 [[nodiscard]] verdict check_y1564_step(const y1564_limits& l, const y1564_step& s);
 
-// "Y1564 frame512": passes when every step passes; observed lists every step's figures, and a
+// "Y1564 frame512": passes when every step passes; observed says how far the steps passed and
+// lists every step's figures, and a
 // failure names the first failing step with its cause. The observed figure is the highest step
 // (% of CIR) that passed with every lower step (0 when the first failed).
 [[nodiscard]] verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps);

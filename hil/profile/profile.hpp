@@ -91,6 +91,7 @@ struct duration_set {
   int rfc2544_trial_seconds = 1;         // Rfc2544: each search trial
   int rfc2544_confirm_seconds = 2;       // Rfc2544: the confirmation trial (RFC 2544 asks 60)
   int rfc2544_back_to_back_repeats = 2;  // Rfc2544 BackToBack: bursts searched (RFC 2544 asks 50)
+  int y1564_step_seconds = 2;            // Y1564: each step of the service configuration test
 };
 
 // NetperfSuite (procedure 003): netperf's six tests, run.iterations times each.
@@ -143,6 +144,21 @@ struct rfc2544_config {
   [[nodiscard]] double min_percent_for(int frame_bytes) const;
 };
 
+// Y1564 (ITU-T Y.1564 service configuration test; docs/checks.md): a service of each frame size
+// offered in steps of its committed information rate (CIR), each step a stream of that share with
+// ICMP echo probes inside it, held against the service acceptance criteria.
+struct y1564_config {
+  std::vector<int> frame_sizes{512, 1518};
+  std::vector<int> steps_percent{25, 50, 75, 100};  // % of the CIR, increasing, at most 100
+  // The CIR in Mbit/s of whole Ethernet frames (destination address to FCS); 0: cir_percent of
+  // the frames the line rate (rfc2544.line_mbps's rule) carries at the frame size.
+  double cir_mbps = 0;
+  double cir_percent = 90.0;
+  double flr_percent = 0.0;  // each step's frame loss ratio at most this
+  double ftd_ms = 5.0;       // each step's frame transfer delay (median round trip) at most this
+  double fdv_ms = 5.0;       // each step's delay variation (p99 less minimum) at most this
+};
+
 // The simulated bench (peer mode sim): namespaces, veth, shaping.
 struct sim_config {
   std::string bench = "hp0";           // namespace names are hilperf-<bench>-dut / -peer
@@ -170,7 +186,7 @@ struct profile {
   thresholds limits;
   mtu_config mtu;
   duration_set quick{10, 5, 10, 1, 2, 3, 1, 2, 2};
-  duration_set nightly{600, 5, 10, 1, 10, 30, 10, 60, 50};
+  duration_set nightly{600, 5, 10, 1, 10, 30, 10, 60, 50, 10};
   std::string duration_set_name = "quick";  // which of quick/nightly the run uses
   int iterations = 5;  // NetperfSuite iterations per test (procedure 003 runs 10 to 20)
   // The quiet bench (docs/quiet-bench.md): a case whose verdict fails while the CPU pressure over
@@ -182,6 +198,7 @@ struct profile {
   netperf_config netperf;
   latency_config latency;
   rfc2544_config rfc2544;
+  y1564_config y1564;
   history_config history;
   sim_config sim;
 

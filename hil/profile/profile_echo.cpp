@@ -89,6 +89,7 @@ void put_durations(std::string& out, std::string_view name, const duration_set& 
   put(out, "rfc2544_trial_seconds", d.rfc2544_trial_seconds);
   put(out, "rfc2544_confirm_seconds", d.rfc2544_confirm_seconds);
   put(out, "rfc2544_back_to_back_repeats", d.rfc2544_back_to_back_repeats);
+  put(out, "y1564_step_seconds", d.y1564_step_seconds);
 }
 
 }  // namespace
@@ -169,6 +170,14 @@ std::string echo(const profile& p) {
   put(out, "back_to_back_seconds", p.rfc2544.back_to_back_seconds);
   put(out, "back_to_back_min_percent", float_text(p.rfc2544.back_to_back_min_percent));
   put(out, "latency_median_ms", float_text(p.rfc2544.latency_median_ms));
+  out += "\n[y1564]\n";
+  put(out, "frame_sizes", fmt::format("[{}]", fmt::join(p.y1564.frame_sizes, ", ")));
+  put(out, "steps_percent", fmt::format("[{}]", fmt::join(p.y1564.steps_percent, ", ")));
+  put(out, "cir_mbps", float_text(p.y1564.cir_mbps));
+  put(out, "cir_percent", float_text(p.y1564.cir_percent));
+  put(out, "flr_percent", float_text(p.y1564.flr_percent));
+  put(out, "ftd_ms", float_text(p.y1564.ftd_ms));
+  put(out, "fdv_ms", float_text(p.y1564.fdv_ms));
   out += "\n[history]\n";
   put(out, "dir", toml_string(p.history.dir));
   put(out, "tolerance_percent", float_text(p.history.tolerance_percent));

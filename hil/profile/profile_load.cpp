@@ -418,7 +418,7 @@ constexpr std::array<key_spec<mtu_config>, 3> mtu_keys{{
 }};
 
 constexpr std::int64_t max_seconds = 86400;  // one day
-constexpr std::array<key_spec<duration_set>, 9> duration_keys{{
+constexpr std::array<key_spec<duration_set>, 10> duration_keys{{
     {"tcp_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.tcp_seconds); }},
     {"udp_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.udp_seconds); }},
     {"txrx_seconds", [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.txrx_seconds); }},
@@ -434,6 +434,8 @@ constexpr std::array<key_spec<duration_set>, 9> duration_keys{{
      [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.rfc2544_confirm_seconds); }},
     {"rfc2544_back_to_back_repeats",
      [](auto& r, auto& d) { store(r.integer(1, 1000), d.rfc2544_back_to_back_repeats); }},
+    {"y1564_step_seconds",
+     [](auto& r, auto& d) { store(r.integer(1, max_seconds), d.y1564_step_seconds); }},
 }};
 
 // Ethernet frames: 64 bytes at least, at most the largest MTU's frame (+ 14 header + 4 FCS).
@@ -502,6 +504,34 @@ constexpr std::array<key_spec<rfc2544_config>, 10> rfc2544_keys{{
      [](auto& r, auto& c) { store(r.positive_number(60'000.0), c.latency_median_ms); }},
 }};
 
+constexpr std::array<key_spec<y1564_config>, 7> y1564_keys{{
+    {"frame_sizes",
+     [](auto& r, auto& c) {
+       store(read_increasing(r, min_frame, max_frame, "frame sizes",
+                             "must list at least one frame size, e.g. [512, 1518]"),
+             c.frame_sizes);
+     }},
+    {"steps_percent",
+     [](auto& r, auto& c) {
+       store(read_increasing(r, 1, 100, "steps",
+                             "must list at least one step in % of the CIR, e.g. [25, 50, 75, 100]"),
+             c.steps_percent);
+     }},
+    {"cir_mbps", [](auto& r, auto& c) { store(r.optional_limit(), c.cir_mbps); }},
+    {"cir_percent", [](auto& r, auto& c) { store(r.positive_number(100.0), c.cir_percent); }},
+    {"flr_percent",
+     [](auto& r, auto& c) {
+       const auto v = r.optional_limit();
+       if (v && *v >= 100.0) {
+         r.fail(fmt::format("must be below 100, got {}", *v));
+         return;
+       }
+       store(v, c.flr_percent);
+     }},
+    {"ftd_ms", [](auto& r, auto& c) { store(r.positive_number(60'000.0), c.ftd_ms); }},
+    {"fdv_ms", [](auto& r, auto& c) { store(r.positive_number(60'000.0), c.fdv_ms); }},
+}};
+
 constexpr std::int64_t max_message = 1 << 20;  // the hilperf extension's largest request/response
 constexpr std::array<key_spec<netperf_config>, 10> netperf_keys{{
     {"request_size", [](auto& r, auto& n) { store(r.integer(1, max_message), n.request_size); }},
@@ -561,7 +591,7 @@ constexpr std::array<key_spec<history_config>, 3> history_keys{{
     {"baseline_runs", [](auto& r, auto& h) { store(r.integer(1, 1000), h.baseline_runs); }},
 }};
 
-constexpr std::array<key_spec<profile>, 12> top_keys{{
+constexpr std::array<key_spec<profile>, 13> top_keys{{
     {"dut", [](auto& r, auto& p) { read_table(r, dut_keys, p.dut); }},
     {"peer", [](auto& r, auto& p) { read_table(r, peer_keys, p.peer); }},
     {"link", [](auto& r, auto& p) { read_table(r, link_keys, p.link); }},
@@ -573,6 +603,7 @@ constexpr std::array<key_spec<profile>, 12> top_keys{{
     {"netperf", [](auto& r, auto& p) { read_table(r, netperf_keys, p.netperf); }},
     {"latency", [](auto& r, auto& p) { read_table(r, latency_keys, p.latency); }},
     {"rfc2544", [](auto& r, auto& p) { read_table(r, rfc2544_keys, p.rfc2544); }},
+    {"y1564", [](auto& r, auto& p) { read_table(r, y1564_keys, p.y1564); }},
     {"history", [](auto& r, auto& p) { read_table(r, history_keys, p.history); }},
 }};
 

@@ -25,6 +25,7 @@ constexpr std::string_view name_of(const back_to_back_figures& /*f*/) {
   return "rfc2544_back_to_back";
 }
 constexpr std::string_view name_of(const frame_latency_figures& /*f*/) { return "rfc2544_latency"; }
+constexpr std::string_view name_of(const y1564_figures& /*f*/) { return "y1564"; }
 
 }  // namespace
 

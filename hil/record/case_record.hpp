@@ -8,7 +8,8 @@
 //   │            (observed_value, limit_value, unit, bound → margin)
 //   ├ figures    one struct per kind (std::variant): throughput, retransmits, udp_tier,
 //   │            datagram_counts, netperf, latency_under_load, icmp_latency, link,
-//   │            rfc2544_throughput;
+//   │            rfc2544_throughput, rfc2544_frame_loss, rfc2544_back_to_back,
+//   │            rfc2544_latency, y1564;
 //   │            std::monostate for a skipped case or one that failed before its verdict
 //   ├ counters   the DUT interface's counter deltas over the case, when read
 //   └ attempts   every measurement under the quiet-bench rule (docs/quiet-bench.md)
@@ -36,6 +37,7 @@
 #include "hil/record/retransmits.hpp"
 #include "hil/record/throughput.hpp"
 #include "hil/record/udp_tier.hpp"
+#include "hil/record/y1564.hpp"
 
 namespace hil::record {
 
@@ -47,7 +49,7 @@ using figures =
     std::variant<std::monostate, throughput_figures, retransmit_figures, udp_tier_figures,
                  datagram_count_figures, netperf_figures, latency_under_load_figures,
                  icmp_latency_figures, link_figures, frame_throughput_figures, frame_loss_figures,
-                 back_to_back_figures, frame_latency_figures>;
+                 back_to_back_figures, frame_latency_figures, y1564_figures>;
 
 // The kind's name as records spell it: "throughput", …; "none" for std::monostate.
 [[nodiscard]] std::string_view kind_name(const figures& f);

@@ -176,6 +176,31 @@ json to_json_of(const frame_latency_figures& f) {
   return j;
 }
 
+json to_json_of(const y1564_figures& f) {
+  json steps = json::array();
+  for (const auto& s : f.steps) {
+    steps.push_back({{"percent", rounded(s.percent, 3)},
+                     {"offered_mbps", rounded(s.offered_mbps, 3)},
+                     {"ir_mbps", rounded(s.ir_mbps, 3)},
+                     {"flr_percent", rounded(s.flr_percent, 6)},
+                     {"ftd_ms", rounded(s.ftd_ms, 3)},
+                     {"fdv_ms", rounded(s.fdv_ms, 3)},
+                     {"pass", s.pass},
+                     {"stream", trial_to_json(s.stream)},
+                     {"probes_sent", s.probes_sent},
+                     {"probes_received", s.probes_received},
+                     {"round_trip", latency_to_json(s.round_trip)}});
+  }
+  json j = port_to_json(f.port);
+  j["cir_mbps"] = rounded(f.cir_mbps, 3);
+  j["flr_limit_percent"] = rounded(f.flr_limit_percent, 6);
+  j["ftd_limit_ms"] = rounded(f.ftd_limit_ms, 3);
+  j["fdv_limit_ms"] = rounded(f.fdv_limit_ms, 3);
+  j["probe_interval_ms"] = rounded(f.probe_interval_ms, 3);
+  j["steps"] = steps;
+  return j;
+}
+
 throughput_figures throughput_of(const object_reader& r) {
   throughput_figures f;
   f.protocol = r.get<std::string>("protocol");
@@ -362,6 +387,36 @@ frame_latency_figures frame_latency_of(const object_reader& r) {
   return f;
 }
 
+y1564_figures y1564_of(const object_reader& r) {
+  y1564_figures f;
+  f.port = port_of(r);
+  f.cir_mbps = r.get<double>("cir_mbps");
+  f.flr_limit_percent = r.get<double>("flr_limit_percent");
+  f.ftd_limit_ms = r.get<double>("ftd_limit_ms");
+  f.fdv_limit_ms = r.get<double>("fdv_limit_ms");
+  f.probe_interval_ms = r.get<double>("probe_interval_ms");
+  for_each_object(r, "steps", [&](const object_reader& s) {
+    y1564_step_record step;
+    step.percent = s.get<double>("percent");
+    step.offered_mbps = s.get<double>("offered_mbps");
+    step.ir_mbps = s.get<double>("ir_mbps");
+    step.flr_percent = s.get<double>("flr_percent");
+    step.ftd_ms = s.get<double>("ftd_ms");
+    step.fdv_ms = s.get<double>("fdv_ms");
+    step.pass = s.get<bool>("pass");
+    const json* stream = s.find("stream");
+    if (stream == nullptr) throw record_error(s.name("stream") + ": missing");
+    step.stream = trial_of(object_reader(*stream, s.name("stream")));
+    step.probes_sent = s.get<int>("probes_sent");
+    step.probes_received = s.get<int>("probes_received");
+    const json* rt = s.find("round_trip");
+    if (rt == nullptr) throw record_error(s.name("round_trip") + ": missing");
+    step.round_trip = latency_from_json(*rt, s.name("round_trip"));
+    f.steps.push_back(std::move(step));
+  });
+  return f;
+}
+
 }  // namespace
 
 double rounded(double x, int decimals) {
@@ -429,6 +484,7 @@ figures figures_from_json(std::string_view kind, const json* j) {
   if (kind == "rfc2544_frame_loss") return frame_loss_of(r);
   if (kind == "rfc2544_back_to_back") return back_to_back_of(r);
   if (kind == "rfc2544_latency") return frame_latency_of(r);
+  if (kind == "y1564") return y1564_of(r);
   throw record_error("kind: \"" + std::string(kind) +
                      "\" is not a kind this hilperf knows (a newer version wrote it?)");
 }

@@ -139,6 +139,9 @@ report_model build_model(const std::vector<record::case_record>& records) {
                                  r.board, lat->load_percent, rt.p50_us / 1000, rt.p99_us / 1000,
                                  rt.max_us / 1000, lat->probes_sent, lat->probes_received,
                                  r.verdict.pass});
+    } else if (const auto* y = r.figures_as<record::y1564_figures>()) {
+      m.services.push_back({static_cast<int>(y->port.frame_bytes), y->port.line_mbps, r.board,
+                            y->cir_mbps, y->steps, r.verdict.pass});
     } else if (const auto* l = r.figures_as<record::latency_under_load_figures>()) {
       load_part.latency.push_back({"idle", latency_of(l->idle), cdf_of(l->idle)});
       load_part.latency.push_back({"loaded", latency_of(l->loaded), cdf_of(l->loaded)});
@@ -175,6 +178,7 @@ report_model build_model(const std::vector<record::case_record>& records) {
   std::stable_sort(m.losses.begin(), m.losses.end(), by_port);
   std::stable_sort(m.bursts.begin(), m.bursts.end(), by_port);
   std::stable_sort(m.frame_latency.begin(), m.frame_latency.end(), by_port);
+  std::stable_sort(m.services.begin(), m.services.end(), by_port);
   return m;
 }
 

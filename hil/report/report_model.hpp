@@ -125,6 +125,16 @@ struct frame_latency_row {
   bool pass = false;
 };
 
+// One frame size's Y.1564 service configuration test (a Y1564 record): its CIR and every step.
+struct service_result {
+  int frame = 0;
+  double line_mbps = 0;
+  std::string board;
+  double cir_mbps = 0;
+  std::vector<record::y1564_step_record> steps;  // in the order run
+  bool pass = false;
+};
+
 // Everything the report sections show.
 struct report_model {
   std::vector<netperf_row> netperf;  // netperf order; empty when the run had no netperf record
@@ -136,6 +146,7 @@ struct report_model {
   std::vector<loss_curve> losses;                // the same order
   std::vector<burst_row> bursts;                 // the same order
   std::vector<frame_latency_row> frame_latency;  // the same order
+  std::vector<service_result> services;          // the same order
 };
 
 // The sections of records. Pure: same records, same model.

@@ -6,6 +6,7 @@
 
 #include "hil/report/frame_sweep_tables.hpp"
 #include "hil/report/markup.hpp"
+#include "hil/report/y1564_table.hpp"
 
 namespace hil::report {
 
@@ -193,6 +194,10 @@ std::string markdown_document(std::string_view title,
            grid_markdown(frame_latency_grid(model.frame_latency), false) + "\n" +
            std::string(frame_latency_note) + "\n\n";
   }
+  if (!model.services.empty()) {
+    out += "## Y.1564 service configuration\n\n" + grid_markdown(y1564_grid(model.services), true) +
+           "\n" + std::string(y1564_note) + "\n\n";
+  }
   out += "## Checks\n\n" + checks_markdown(records);
   return out;
 }
@@ -220,6 +225,11 @@ std::string dokuwiki_document(std::string_view title,
     out += "===== RFC 2544 latency =====\n\n" +
            grid_dokuwiki(frame_latency_grid(model.frame_latency), false) + "\n" +
            std::string(frame_latency_note) + "\n\n";
+  }
+  if (!model.services.empty()) {
+    out += "===== Y.1564 service configuration =====\n\n" +
+           grid_dokuwiki(y1564_grid(model.services), true) + "\n" + std::string(y1564_note) +
+           "\n\n";
   }
   out += "===== Checks =====\n\n" + checks_dokuwiki(records);
   return out;

@@ -276,6 +276,49 @@ min_percent_by_frame = { jumbo = 10.0, frame64 = 0 }
   }
 }
 
+TEST_F(ProfileDefaults, Y1564KeysAreReadAndValidatedInOnePass) {
+  const profile defaults = parse_profile(minimal, "minimal.toml");
+  EXPECT_EQ(defaults.y1564.steps_percent, (std::vector<int>{25, 50, 75, 100}));
+  EXPECT_EQ(defaults.y1564.cir_mbps, 0);
+  EXPECT_EQ(defaults.nightly.y1564_step_seconds, 10);
+  const profile p = parse_profile(minimal_with(R"([y1564]
+frame_sizes = [64]
+steps_percent = [50, 100]
+cir_mbps = 800
+flr_percent = 0.01
+ftd_ms = 2
+fdv_ms = 0.5
+[durations.quick]
+y1564_step_seconds = 3
+)"),
+                                  "t.toml");
+  EXPECT_EQ(p.y1564.frame_sizes, (std::vector<int>{64}));
+  EXPECT_EQ(p.y1564.steps_percent, (std::vector<int>{50, 100}));
+  EXPECT_DOUBLE_EQ(p.y1564.cir_mbps, 800);
+  EXPECT_DOUBLE_EQ(p.y1564.flr_percent, 0.01);
+  EXPECT_DOUBLE_EQ(p.y1564.fdv_ms, 0.5);
+  EXPECT_EQ(p.quick.y1564_step_seconds, 3);
+  const profile back = parse_profile(echo(p), "echo");
+  EXPECT_EQ(back.y1564.steps_percent, p.y1564.steps_percent) << "the echo reads back";
+  EXPECT_DOUBLE_EQ(back.y1564.ftd_ms, 2);
+  try {
+    (void)parse_profile(minimal_with(R"([y1564]
+steps_percent = [50, 25, 101]
+flr_percent = 100
+cir_percent = 0
+)"),
+                        "t.toml");
+    FAIL() << "four mistakes must be refused";
+  } catch (const profile_error& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(contains(what, "y1564.steps_percent[1]: steps must be strictly increasing"))
+        << what;
+    EXPECT_TRUE(contains(what, "y1564.steps_percent[2]: must be between 1 and 100")) << what;
+    EXPECT_TRUE(contains(what, "y1564.flr_percent: must be below 100")) << what;
+    EXPECT_TRUE(contains(what, "y1564.cir_percent: must be greater than 0")) << what;
+  }
+}
+
 TEST_F(ProfileDefaults, TheSimulatedPortsRateIsTheRfc2544LineRateOnTheSim) {
   profile p = parse_profile(minimal, "minimal.toml");
   p.peer.mode = peer_mode::sim;

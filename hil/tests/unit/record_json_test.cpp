@@ -91,6 +91,27 @@ std::vector<figures> every_kind() {
   latency.probes_received = 160;
   latency.probe_interval_ms = 10;
   latency.round_trip = some_latency();
+  y1564_figures service;
+  service.port = {512, 466, 4, 10, 2349.6, "bursts"};
+  service.cir_mbps = 8.66;
+  service.ftd_limit_ms = 5;
+  service.fdv_limit_ms = 5;
+  service.probe_interval_ms = 10;
+  y1564_step_record step;
+  step.percent = 25;
+  step.offered_mbps = 2.165;
+  step.ir_mbps = 2.164;
+  step.ftd_ms = 0.081;
+  step.fdv_ms = 0.412;
+  step.pass = true;
+  step.stream = {428.5, 428.6, 857, 857, 2, true, false, true};
+  step.probes_sent = 160;
+  step.probes_received = 160;
+  step.round_trip = some_latency();
+  service.steps = {step, step};
+  service.steps[1].percent = 100;
+  service.steps[1].flr_percent = 1.25;
+  service.steps[1].pass = false;
   return {
       std::monostate{},
       t,
@@ -107,7 +128,8 @@ std::vector<figures> every_kind() {
       loss,
       limited_loss,
       burst,
-      latency};
+      latency,
+      service};
 }
 
 case_record record_of(figures f) {

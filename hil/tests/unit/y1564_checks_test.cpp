@@ -43,6 +43,17 @@ TEST(Y1564Checks, AStepsRateIsItsShareOfTheCirInFrames) {
   EXPECT_NEAR(hil::measure::step_fps(limits, 25), 8e6 / 4 / (512 * 8.0), 1e-9);
 }
 
+TEST(Y1564Checks, ProbesSentOverPartOfTheStepCountAtTheirOwnRate) {
+  // The probes' 50/s over the middle 1.6 s of the 2 s stream: 80 of them, still 50/s of the rate.
+  auto s = step(75);
+  s.trial.probe_window = 1600ms;
+  s.trial.probes_sent = 80;
+  s.trial.probes_received = 80;
+  EXPECT_NEAR(hil::measure::information_rate_mbps(limits, s), 6.0, 0.01);
+  s.trial.probes_received = 40;
+  EXPECT_NEAR(hil::measure::information_rate_mbps(limits, s), 6.0 - 40 * 512 * 8 / 1.6 / 1e6, 0.01);
+}
+
 TEST(Y1564Checks, ALosslessStepOnScheduleDeliversItsRateAndPasses) {
   const auto s = step(75);
   const auto v = check_y1564_step(limits, s);
@@ -59,7 +70,7 @@ TEST(Y1564Checks, LossAboveTheAcceptedRatioFailsTheStepAsThePorts) {
   EXPECT_FALSE(v.pass);
   EXPECT_THAT(v.observed, HasSubstr("FLR 0.512 %"));  // 20 of 3,806 + 100 frames
   EXPECT_THAT(v.cause, HasSubstr("the port loses 0.512 % of the frames at 8.00 Mbit/s, 83.1 % of "
-                                 "its line rate"));
+                                 "the media maximum"));
   y1564_limits lenient = limits;
   lenient.flr_percent = 1;
   EXPECT_TRUE(check_y1564_step(lenient, step(100, 20)).pass);
@@ -110,8 +121,10 @@ TEST(Y1564Checks, TheServiceNamesItsFirstFailingStepAndHowFarItPassed) {
   EXPECT_THAT(v.cause, HasSubstr("at 75 % of CIR: the port loses"));
   EXPECT_THAT(v.observed, HasSubstr("50 %: IR 4.00 of 4.00 Mbit/s"));
   EXPECT_THAT(v.observed, HasSubstr("— failed"));
-  EXPECT_THAT(v.limit, HasSubstr("every step (25 %, 50 %, 75 %, 100 % of CIR 8 Mbit/s, frames of "
-                                 "512 bytes)"));
+  EXPECT_THAT(v.observed, ::testing::StartsWith("steps up to 50 % of CIR passed (25 %: IR"));
+  EXPECT_THAT(v.limit,
+              HasSubstr("every step (25 %, 50 %, 75 %, 100 % of CIR 8.00 Mbit/s, frames of "
+                        "512 bytes)"));
   const auto all = check_y1564(limits, {step(25), step(50), step(75), step(100)});
   EXPECT_TRUE(all.pass) << all.message();
   EXPECT_EQ(*all.observed_value, 100);

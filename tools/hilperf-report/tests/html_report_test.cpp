@@ -172,6 +172,27 @@ TEST(HtmlReportSections, FrameLossAndBackToBackRecordsGiveTheirTablesAndTheLossC
   EXPECT_THAT(html, HasSubstr("<tr class=\"fail\"><td>64</td><td class=\"num\">776</td>"));
 }
 
+TEST(HtmlReportSections, AY1564RecordGivesItsStepTableWithTheFailedStepMarked) {
+  record::case_record r;
+  r.case_name = "Y1564/ServiceConfiguration.StepLoad/frame512";
+  record::y1564_figures f;
+  f.port = {512, 466, 4, 10, 2349.6, "bursts"};
+  f.cir_mbps = 8.66;
+  record::y1564_step_record s;
+  s.percent = 75;
+  s.pass = true;
+  f.steps = {s, s};
+  f.steps[1].percent = 100;
+  f.steps[1].pass = false;
+  r.measured = f;
+  const std::vector<record::case_record> records{r};
+  const auto html = render_html(records, build_model(records), {});
+  EXPECT_THAT(html, HasSubstr("<section id=\"y1564\">\n<h2>Y.1564 service configuration</h2>"));
+  EXPECT_THAT(html, HasSubstr("<tr class=\"pass\"><td>512</td><td class=\"num\">75</td>"));
+  EXPECT_THAT(html, HasSubstr("<tr class=\"fail\"><td>512</td><td class=\"num\">100</td>"));
+  EXPECT_THAT(html, HasSubstr("Y.1564 defines both one way"));
+}
+
 TEST(HtmlReportSections, RunWithoutFiguresHasOnlyTheChecks) {
   const auto records = test::records_of("{\"case\":\"Link.LinkState\",\"pass\":true}\n");
   const auto html = render_html(records, build_model(records), {});

@@ -1,5 +1,6 @@
 #include "hil/report/tables.hpp"
 #include "hil/report/frame_sweep_tables.hpp"
+#include "hil/report/y1564_table.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -228,6 +229,60 @@ TEST(TablesRows, TheLatencyTableHasARowPerFrameSizeAndSaysHowItDiffersFromTheRfc
   EXPECT_THAT(markdown_document("t", records, model),
               HasSubstr("## RFC 2544 latency\n\n| frame (bytes)"));
   EXPECT_THAT(markdown_document("t", records, model), HasSubstr(frame_latency_note));
+}
+
+// A Y1564 record of two steps, the second failed, for the board and link rate given.
+record::case_record service_record(const std::string& board, double line_mbps) {
+  record::case_record r;
+  r.case_name = "Y1564/ServiceConfiguration.StepLoad/frame512";
+  r.board = board;
+  record::y1564_figures f;
+  f.port = {512, 466, 4, line_mbps, 2349.6, "bursts"};
+  f.cir_mbps = 8.66;
+  record::y1564_step_record s;
+  s.percent = 50;
+  s.offered_mbps = 4.33;
+  s.ir_mbps = 4.3294;
+  s.ftd_ms = 0.0814;
+  s.fdv_ms = 0.41;
+  s.pass = true;
+  s.probes_sent = 80;
+  s.probes_received = 80;
+  f.steps = {s, s};
+  f.steps[1].percent = 100;
+  f.steps[1].offered_mbps = 8.66;
+  f.steps[1].flr_percent = 12.5;
+  f.steps[1].pass = false;
+  f.steps[1].probes_received = 70;
+  r.measured = f;
+  return r;
+}
+
+TEST(TablesRows, TheY1564TableHasARowPerStepAndSaysHowItsDelaysDifferFromTheRecommendation) {
+  const std::vector<record::case_record> records{service_record("", 10)};
+  const auto model = build_model(records);
+  ASSERT_EQ(model.services.size(), 1U);
+  EXPECT_EQ(grid_markdown(y1564_grid(model.services), true),
+            "| frame (bytes) | step (% of CIR) | offered (Mbit/s) | IR (Mbit/s) | FLR (%) | FTD "
+            "(ms) | FDV (ms) | probes answered | step |\n"
+            "|:---|---:|---:|---:|---:|---:|---:|---:|:---|\n"
+            "| 512 | 50 | 4.330 | 4.329 | 0.000 | 0.081 | 0.410 | 80/80 | pass |\n"
+            "| 512 | 100 | 8.660 | 4.329 | 12.500 | 0.081 | 0.410 | 70/80 | fail |\n");
+  EXPECT_THAT(markdown_document("t", records, model),
+              HasSubstr("## Y.1564 service configuration\n\n| frame (bytes)"));
+  EXPECT_THAT(markdown_document("t", records, model), HasSubstr(y1564_note));
+  EXPECT_THAT(dokuwiki_document("t", records, model),
+              HasSubstr("===== Y.1564 service configuration =====\n\n^ frame (bytes) ^"));
+}
+
+TEST(TablesRows, TheY1564TableNamesThePortWhenTheResultsHoldSeveral) {
+  const std::vector<record::case_record> records{service_record("board-a", 1000),
+                                                 service_record("", 10)};
+  const auto g = y1564_grid(build_model(records).services);
+  ASSERT_EQ(g.rows.size(), 4U);
+  EXPECT_EQ(g.header.front(), "port");
+  EXPECT_EQ(g.rows[0][0], "10 Mbit/s link");
+  EXPECT_EQ(g.rows[2][0], "board-a, 1000 Mbit/s link");
 }
 
 TEST(TablesRows, RunWithoutNetperfRecordsHasNoNetperfTable) {

@@ -1,0 +1,128 @@
+// ITU-T Y.1564 service configuration test (docs/checks.md "Y1564"): for each frame size of
+// y1564.frame_sizes, a service offered in steps of its committed information rate (CIR:
+// y1564.cir_mbps, or y1564.cir_percent of the whole frames the line rate carries at that size),
+// y1564.steps_percent of it in rising order, each step a stream of frames with ICMP echo probes of
+// the same size inside it (durations.y1564_step_seconds), judged against the service acceptance
+// criteria: frame loss ratio ≤ y1564.flr_percent, frame transfer delay (the probes' median round
+// trip) ≤ y1564.ftd_ms, frame delay variation (their p99 less their minimum) ≤ y1564.fdv_ms.
+// Passes when every step passes; every step runs, so the record has the whole step table.
+//
+// Probes are at most a tenth of a step's frames (100 a second at most): with RFC 2544's one in a
+// hundred a 25 % step of large frames would carry two probes, too few for a p99. They are frames
+// of the step's size and part of its rate, so the step's load is what it says.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <optional>
+#include <vector>
+
+#include "cases/probed_trial.hpp"
+#include "cases/rfc2544_fixture.hpp"
+#include "fixtures/attempts.hpp"
+#include "hil/measure/y1564_checks.hpp"
+
+namespace {
+
+class ServiceConfiguration : public hil::cases::frame_size_test {};
+
+constexpr double probe_share = 0.1;  // of a step's frames
+
+// The service's CIR in Mbit/s of whole frames: the profile's, or its share of what the line
+// carries of frames of frame_bytes (each frame costs 20 more bytes of preamble and gap).
+double cir_mbps_of(const hil::profile::y1564_config& c, double line_mbps, std::uint32_t frame) {
+  if (c.cir_mbps > 0) return c.cir_mbps;
+  return c.cir_percent / 100 * line_mbps * frame / (frame + 20.0);
+}
+
+hil::record::y1564_step_record step_record_of(const hil::measure::y1564_limits& l,
+                                              const hil::cases::probed_trial& run,
+                                              const hil::measure::y1564_step& s) {
+  hil::record::y1564_step_record r;
+  r.percent = s.percent;
+  r.offered_mbps = l.cir_mbps * s.percent / 100;
+  r.ir_mbps = hil::measure::information_rate_mbps(l, s);
+  r.flr_percent = hil::measure::frame_loss_percent(s);
+  r.ftd_ms = s.trial.round_trip.p50_us / 1000;
+  r.fdv_ms = (s.trial.round_trip.p99_us - s.trial.round_trip.min_us) / 1000;
+  r.pass = hil::measure::check_y1564_step(l, s).pass;
+  const auto& t = s.trial.stream;
+  const bool kept = hil::measure::kept_schedule(t, s.trial.duration, 0.001);
+  r.stream = {t.offered_fps,
+              t.sent_fps,
+              t.sent,
+              t.received,
+              std::chrono::duration<double>(s.trial.duration).count(),
+              r.pass,
+              false,
+              kept};
+  r.probes_sent = s.trial.probes_sent;
+  r.probes_received = s.trial.probes_received;
+  r.round_trip = hil::record::distribution_of(run.round_trips);
+  return r;
+}
+
+TEST_P(ServiceConfiguration, StepLoad) {
+  if (!prepare_port()) return;
+  const auto& p = ctx().profile;
+  const auto& c = p.y1564;
+  hil::measure::y1564_limits limits;
+  limits.frame_bytes = frame();
+  limits.line_mbps = line_mbps();
+  limits.media_max_fps = media_max();
+  limits.cir_mbps = cir_mbps_of(c, line_mbps(), frame());
+  limits.flr_percent = c.flr_percent;
+  limits.ftd_ms = c.ftd_ms;
+  limits.fdv_ms = c.fdv_ms;
+  const auto duration =
+      std::chrono::milliseconds(std::chrono::seconds(p.durations().y1564_step_seconds));
+  const std::string what = fmt::format("Y1564 frame{}", frame());
+
+  hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
+    const auto before = ctx().link.counters(p.dut.interface);
+    hil::record::y1564_figures f;
+    f.port = port_record();
+    f.cir_mbps = limits.cir_mbps;
+    f.flr_limit_percent = limits.flr_percent;
+    f.ftd_limit_ms = limits.ftd_ms;
+    f.fdv_limit_ms = limits.fdv_ms;
+    std::vector<hil::measure::y1564_step> steps;
+    for (const int percent : c.steps_percent) {
+      hil::measure::y1564_step s;
+      s.percent = percent;
+      std::optional<hil::cases::probed_trial> run;
+      try {
+        rest();
+        run = hil::cases::run_probed_trial(trial(), p.peer.ipv4, p.dut.interface,
+                                           hil::measure::step_fps(limits, percent), probe_share,
+                                           duration);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "a Y.1564 step (" << percent << " % of CIR " << limits.cir_mbps
+                      << " Mbit/s) against " << p.peer.ipv4
+                      << " (peer.ipv4 and peer.port in the board profile) could not run: "
+                      << e.what();
+        return std::nullopt;
+      }
+      s.trial = run->trial;
+      logged(fmt::format("{} step {} %", what, percent), s.trial.stream,
+             fmt::format("{} s", duration.count() / 1000.0));
+      steps.push_back(s);
+      f.probe_interval_ms = static_cast<double>(run->interval.count());
+      f.steps.push_back(step_record_of(limits, *run, s));
+      const auto& r = f.steps.back();
+      std::cout << fmt::format(
+                       "{} step {} %: IR {:.3f} of {:.3f} Mbit/s, FLR {:.3f} %, {}/{} probes, FTD "
+                       "{:.3f} ms, FDV {:.3f} ms: {}\n",
+                       what, percent, r.ir_mbps, r.offered_mbps, r.flr_percent, r.probes_received,
+                       r.probes_sent, r.ftd_ms, r.fdv_ms, r.pass ? "pass" : "fail")
+                << std::flush;
+    }
+    set_counters(hil::link::delta(before, ctx().link.counters(p.dut.interface)));
+    return hil::fixtures::case_outcome{hil::measure::check_y1564(limits, steps), f, counters()};
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Y1564, ServiceConfiguration,
+                         ::testing::ValuesIn(hil::cases::y1564_frame_cases()),
+                         hil::cases::frame_case_name);
+
+}  // namespace
