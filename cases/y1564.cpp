@@ -42,8 +42,8 @@ hil::record::y1564_step_record step_record_of(const hil::measure::y1564_limits& 
   r.offered_mbps = l.cir_mbps * s.percent / 100;
   r.ir_mbps = hil::measure::information_rate_mbps(l, s);
   r.flr_percent = hil::measure::frame_loss_percent(s);
-  r.ftd_ms = s.trial.round_trip.p50_us / 1000;
-  r.fdv_ms = (s.trial.round_trip.p99_us - s.trial.round_trip.min_us) / 1000;
+  r.ftd_ms = hil::measure::ftd_ms(s);
+  r.fdv_ms = hil::measure::fdv_ms(s);
   r.pass = hil::measure::check_y1564_step(l, s).pass;
   const auto& t = s.trial.stream;
   const bool kept = hil::measure::kept_schedule(t, s.trial.duration, 0.001);

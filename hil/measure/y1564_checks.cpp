@@ -22,11 +22,6 @@ std::uint64_t frames_received(const y1564_step& s) {
          static_cast<std::uint64_t>(std::max(s.trial.probes_received, 0));
 }
 
-double ftd_ms(const y1564_step& s) { return s.trial.round_trip.p50_us / 1000; }
-double fdv_ms(const y1564_step& s) {
-  return (s.trial.round_trip.p99_us - s.trial.round_trip.min_us) / 1000;
-}
-
 std::string figures_of(const y1564_limits& l, const y1564_step& s) {
   return fmt::format(
       "{:g} %: IR {:.2f} of {:.2f} Mbit/s, FLR {:.3f} %, FTD {:.3f} ms, FDV {:.3f} ms ({}/{} "
@@ -36,6 +31,11 @@ std::string figures_of(const y1564_limits& l, const y1564_step& s) {
 }
 
 }  // namespace
+
+double ftd_ms(const y1564_step& s) { return s.trial.round_trip.p50_us / 1000; }
+double fdv_ms(const y1564_step& s) {
+  return (s.trial.round_trip.p99_us - s.trial.round_trip.min_us) / 1000;
+}
 
 double step_fps(const y1564_limits& l, double percent) {
   return l.frame_bytes == 0 ? 0 : l.cir_mbps * 1e6 * percent / 100 / (8.0 * l.frame_bytes);

@@ -40,6 +40,10 @@ struct y1564_step {
 // step that lost nothing delivers the rate it offered.
 [[nodiscard]] double information_rate_mbps(const y1564_limits& l, const y1564_step& s);
 
+// One step's FTD (the probes' median round trip) and FDV (their p99 less their minimum), in ms.
+[[nodiscard]] double ftd_ms(const y1564_step& s);
+[[nodiscard]] double fdv_ms(const y1564_step& s);
+
 // One step's FLR in % (the stream's and the probes' frames together).
 [[nodiscard]] double frame_loss_percent(const y1564_step& s);
 
@@ -48,9 +52,9 @@ struct y1564_step {
 [[nodiscard]] verdict check_y1564_step(const y1564_limits& l, const y1564_step& s);
 
 // "Y1564 frame512": passes when every step passes; observed says how far the steps passed and
-// lists every step's figures, and a
-// failure names the first failing step with its cause. The observed figure is the highest step
-// (% of CIR) that passed with every lower step (0 when the first failed).
+// lists every step's figures, and a failure names the first failing step with its cause. The
+// observed figure is the highest step (% of CIR) that passed with every lower step (0 when the
+// first failed).
 [[nodiscard]] verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps);
 
 }  // namespace hil::measure

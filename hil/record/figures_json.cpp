@@ -269,15 +269,22 @@ netperf_figures netperf_of(const object_reader& r) {
   return f;
 }
 
+// r's key, which must be there; a record_error naming it when it is not.
+const json& required(const object_reader& r, const char* key) {
+  const json* j = r.find(key);
+  if (j == nullptr) throw record_error(r.name(key) + ": missing");
+  return *j;
+}
+
+// The latency distribution at r's key, which must be there.
+latency_distribution required_latency(const object_reader& r, const char* key) {
+  return latency_from_json(required(r, key), r.name(key));
+}
+
 latency_under_load_figures latency_under_load_of(const object_reader& r) {
   latency_under_load_figures f;
-  const json* idle = r.find("idle");
-  const json* loaded = r.find("loaded");
-  if (idle == nullptr || loaded == nullptr) {
-    throw record_error(r.name(idle == nullptr ? "idle" : "loaded") + ": missing");
-  }
-  f.idle = latency_from_json(*idle, r.name("idle"));
-  f.loaded = latency_from_json(*loaded, r.name("loaded"));
+  f.idle = required_latency(r, "idle");
+  f.loaded = required_latency(r, "loaded");
   f.load_up_mbps = r.get<double>("load_up_mbps");
   f.load_down_mbps = r.get<double>("load_down_mbps");
   f.load_streams = r.get<int>("load_streams");
@@ -288,17 +295,14 @@ icmp_latency_figures icmp_latency_of(const object_reader& r) {
   icmp_latency_figures f;
   f.sent = r.get<std::int64_t>("sent");
   f.received = r.get<std::int64_t>("received");
-  const json* l = r.find("latency");
-  if (l == nullptr) throw record_error(r.name("latency") + ": missing");
-  f.latency = latency_from_json(*l, r.name("latency"));
+  f.latency = required_latency(r, "latency");
   return f;
 }
 
 // Calls each(element reader) for every object of the array at key, which must be present.
 template <typename Each>
 void for_each_object(const object_reader& r, const char* key, Each each) {
-  const json* items = r.find(key);
-  if (items == nullptr) throw record_error(r.name(key) + ": missing");
+  const json* items = &required(r, key);
   if (!items->is_array()) object_reader::fail_at(r.name(key), *items, "an array");
   for (std::size_t i = 0; i < items->size(); ++i) {
     each(object_reader((*items)[i], r.name(key) + "[" + std::to_string(i) + "]"));
@@ -371,19 +375,20 @@ back_to_back_figures back_to_back_of(const object_reader& r) {
   return f;
 }
 
+// The probed stream of an Rfc2544 latency or a Y1564 step.
+frame_trial_record stream_of(const object_reader& r) {
+  return trial_of(object_reader(required(r, "stream"), r.name("stream")));
+}
+
 frame_latency_figures frame_latency_of(const object_reader& r) {
   frame_latency_figures f;
   f.port = port_of(r);
   f.load_percent = r.get<double>("load_percent");
-  const json* stream = r.find("stream");
-  if (stream == nullptr) throw record_error(r.name("stream") + ": missing");
-  f.stream = trial_of(object_reader(*stream, r.name("stream")));
+  f.stream = stream_of(r);
   f.probes_sent = r.get<int>("probes_sent");
   f.probes_received = r.get<int>("probes_received");
   f.probe_interval_ms = r.get<double>("probe_interval_ms");
-  const json* rt = r.find("round_trip");
-  if (rt == nullptr) throw record_error(r.name("round_trip") + ": missing");
-  f.round_trip = latency_from_json(*rt, r.name("round_trip"));
+  f.round_trip = required_latency(r, "round_trip");
   return f;
 }
 
@@ -404,14 +409,10 @@ y1564_figures y1564_of(const object_reader& r) {
     step.ftd_ms = s.get<double>("ftd_ms");
     step.fdv_ms = s.get<double>("fdv_ms");
     step.pass = s.get<bool>("pass");
-    const json* stream = s.find("stream");
-    if (stream == nullptr) throw record_error(s.name("stream") + ": missing");
-    step.stream = trial_of(object_reader(*stream, s.name("stream")));
+    step.stream = stream_of(s);
     step.probes_sent = s.get<int>("probes_sent");
     step.probes_received = s.get<int>("probes_received");
-    const json* rt = s.find("round_trip");
-    if (rt == nullptr) throw record_error(s.name("round_trip") + ": missing");
-    step.round_trip = latency_from_json(*rt, s.name("round_trip"));
+    step.round_trip = required_latency(s, "round_trip");
     f.steps.push_back(std::move(step));
   });
   return f;

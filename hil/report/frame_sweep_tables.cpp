@@ -8,14 +8,10 @@
 #include <fmt/format.h>
 
 namespace hil::report {
-namespace {
-
 std::string port_label(const std::string& board, double line_mbps) {
   return board.empty() ? fmt::format("{:g} Mbit/s link", line_mbps)
                        : fmt::format("{}, {:g} Mbit/s link", board, line_mbps);
 }
-
-}  // namespace
 
 bool several_ports(const std::vector<loss_curve>& losses) {
   return std::ranges::any_of(losses, [&](const loss_curve& c) {

@@ -207,9 +207,7 @@ std::string frame_latency_html(const std::vector<frame_latency_row>& rows) {
                {}};
   std::map<std::string, std::size_t> index;
   for (const auto& r : rows) {
-    const std::string label = r.board.empty()
-                                  ? fmt::format("{:g} Mbit/s link", r.line_mbps)
-                                  : fmt::format("{}, {:g} Mbit/s link", r.board, r.line_mbps);
+    const std::string label = port_label(r.board, r.line_mbps);
     if (!index.contains(label)) {
       index[label] = c.series.size();
       c.series.push_back({label + ", p50", {}});

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include "hil/report/frame_sweep_tables.hpp"
+
 namespace hil::report {
 
 text_grid y1564_grid(const std::vector<service_result>& services) {
@@ -21,8 +23,7 @@ text_grid y1564_grid(const std::vector<service_result>& services) {
     for (const auto& step : s.steps) {
       std::vector<std::string> row;
       if (several) {
-        row.push_back(s.board.empty() ? fmt::format("{:g} Mbit/s link", s.line_mbps)
-                                      : fmt::format("{}, {:g} Mbit/s link", s.board, s.line_mbps));
+        row.push_back(port_label(s.board, s.line_mbps));
       }
       std::string verdict = step.pass ? "pass" : "fail";
       if (!step.stream.valid) verdict = "sender short of the rate";
