@@ -13,8 +13,8 @@ namespace hil::cases {
 
 using namespace std::chrono_literals;
 
-probed_trial run_probed_trial(const session::frame_trial_options& t, const std::string& peer_ipv4,
-                              const std::string& ifname, double total_fps, double probe_share,
+probed_trial run_probed_trial(const session::frame_trial_options& t, const std::string& ifname,
+                              double total_fps, double probe_share,
                               std::chrono::milliseconds duration) {
   probed_trial out;
   // Probes: probe_share of the frames at most, 100 a second at most.
@@ -27,12 +27,13 @@ probed_trial run_probed_trial(const session::frame_trial_options& t, const std::
   echo.count = std::max(1, static_cast<int>(window / out.interval));
   echo.interval = out.interval;
   echo.timeout = 1s;
-  echo.payload_bytes = t.frame_bytes - 18 - 20 - 8;  // Ethernet header and FCS, IPv4, ICMP
+  // Ethernet header and FCS, the IP header, ICMP's.
+  echo.payload_bytes = t.frame_bytes - 18 - (t.ipv6 ? 40 : 20) - 8;
   const auto start = std::chrono::steady_clock::now();
   echo.stop_sending_at = start + lead + window;
   auto probing = std::async(std::launch::async, [&] {
     std::this_thread::sleep_until(start + lead);
-    return traffic::icmp_echo(peer_ipv4, ifname, echo);
+    return traffic::icmp_echo(t.base.host, ifname, echo);
   });
   std::optional<measure::trial_outcome> stream;
   std::exception_ptr failed;

@@ -21,12 +21,12 @@ struct probed_trial {
 };
 
 // Runs it: the stream with t's client at total_fps less the probes' rate for duration, the
-// probes (probe_share of total_fps at most, 0 < probe_share < 1) to peer_ipv4 through ifname.
+// probes (probe_share of total_fps at most, 0 < probe_share < 1; ICMPv6 when t's frames are IPv6)
+// to t's peer (t.base.host) through ifname, whichever way the stream goes (-R: the peer sends).
 // Bounded by the stream and one probe's timeout. Throws what the stream's trial throws (after the
 // probes are done).
 [[nodiscard]] probed_trial run_probed_trial(const session::frame_trial_options& t,
-                                            const std::string& peer_ipv4, const std::string& ifname,
-                                            double total_fps, double probe_share,
-                                            std::chrono::milliseconds duration);
+                                            const std::string& ifname, double total_fps,
+                                            double probe_share, std::chrono::milliseconds duration);
 
 }  // namespace hil::cases

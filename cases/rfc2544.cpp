@@ -26,6 +26,7 @@ hil::record::frame_throughput_figures figures_of(const hil::record::frame_port& 
   f.frame_bytes = port.frame_bytes;
   f.payload_bytes = port.payload_bytes;
   f.ip_version = port.ip_version;
+  f.direction = port.direction;
   f.line_mbps = port.line_mbps;
   f.media_max_fps = port.media_max_fps;
   f.pacing = port.pacing;
@@ -48,10 +49,12 @@ TEST_P(Throughput, ZeroLossRate) {
   o.accepted_loss = p.rfc2544.accepted_loss_percent / 100;
   o.trial_duration = std::chrono::seconds(p.durations().rfc2544_trial_seconds);
   o.confirm_duration = std::chrono::seconds(p.durations().rfc2544_confirm_seconds);
-  const hil::measure::frame_limits limits{frame(), static_cast<double>(line_mbps()), media_max(),
-                                          p.rfc2544.min_percent_for(GetParam().frame),
-                                          o.accepted_loss};
-  const std::string what = fmt::format("Rfc2544 frame{}", frame());
+  o.direction = path().direction;
+  const hil::measure::frame_limits limits{
+      frame(),         static_cast<double>(line_mbps()),
+      media_max(),     p.rfc2544.min_percent_for(GetParam().frame),
+      o.accepted_loss, path()};
+  const std::string what = "Rfc2544 " + frame_name();
 
   hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
     const auto before = ctx().link.counters(p.dut.interface);
@@ -64,8 +67,7 @@ TEST_P(Throughput, ZeroLossRate) {
       });
     } catch (const std::exception& e) {
       ADD_FAILURE() << "an RFC 2544 trial against " << trial().base.host << ":" << trial().base.port
-                    << " (peer.ipv4 and peer.port in the board profile) could not run: "
-                    << e.what();
+                    << " (" << peer_keys() << " in the board profile) could not run: " << e.what();
       return std::nullopt;
     }
     set_counters(hil::link::delta(before, ctx().link.counters(p.dut.interface)));

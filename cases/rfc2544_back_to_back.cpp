@@ -45,10 +45,10 @@ TEST_P(BackToBack, LongestBurst) {
       std::ceil(media_max() * static_cast<double>(p.rfc2544.back_to_back_seconds)));
   o.resolution = p.rfc2544.resolution_percent / 100;
   o.repeats = p.durations().rfc2544_back_to_back_repeats;
-  const hil::measure::back_to_back_limits limits{frame(), static_cast<double>(line_mbps()),
-                                                 media_max(), o.max_frames,
-                                                 p.rfc2544.back_to_back_min_percent};
-  const std::string what = fmt::format("Rfc2544 back-to-back, frame{}", frame());
+  const hil::measure::back_to_back_limits limits{
+      frame(),      static_cast<double>(line_mbps()),   media_max(),
+      o.max_frames, p.rfc2544.back_to_back_min_percent, path()};
+  const std::string what = "Rfc2544 back-to-back, " + frame_name();
 
   hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
     const auto before = ctx().link.counters(p.dut.interface);
@@ -61,8 +61,7 @@ TEST_P(BackToBack, LongestBurst) {
       });
     } catch (const std::exception& e) {
       ADD_FAILURE() << "an RFC 2544 burst against " << trial().base.host << ":" << trial().base.port
-                    << " (peer.ipv4 and peer.port in the board profile) could not run: "
-                    << e.what();
+                    << " (" << peer_keys() << " in the board profile) could not run: " << e.what();
       return std::nullopt;
     }
     set_counters(hil::link::delta(before, ctx().link.counters(p.dut.interface)));

@@ -15,28 +15,62 @@ using namespace std::chrono_literals;
 
 void PrintTo(const frame_case& c, std::ostream* os) {
   *os << "frame " << c.frame << (c.jumbo ? " (jumbo)" : "");
+  if (const auto words = measure::frame_path_words(c.path); !words.empty()) *os << ", " << words;
 }
 
-std::vector<frame_case> frame_cases() {
+int smallest_ipv6_frame() {
+  constexpr std::uint32_t iperf3_min_udp_len = 16;  // iperf3 refuses a shorter -l
+  return static_cast<int>(measure::frame_for_udp_payload(iperf3_min_udp_len, true));
+}
+
+namespace {
+
+// frames on each of the profile's paths; on an IPv6 path, frames below smallest_ipv6_frame()
+// become it (once).
+std::vector<frame_case> on_paths(const std::vector<frame_case>& frames) {
   const auto& p = fixtures::suite_profile();
   std::vector<frame_case> out;
-  for (const int f : p.rfc2544.frame_sizes) out.push_back({f, false});
-  if (const int jumbo = p.mtu.jumbo + 18;
-      std::ranges::find(p.rfc2544.frame_sizes, jumbo) == p.rfc2544.frame_sizes.end()) {
-    out.push_back({jumbo, true});
+  for (const int version : p.rfc2544.ip_versions) {
+    for (const auto d : p.rfc2544.directions) {
+      const measure::frame_path path{d == profile::frame_direction::dut_receives
+                                         ? measure::frame_direction::dut_receives
+                                         : measure::frame_direction::dut_transmits,
+                                     version};
+      std::vector<int> seen;
+      for (frame_case c : frames) {
+        if (path.ipv6()) c.frame = std::max(c.frame, smallest_ipv6_frame());
+        if (std::ranges::find(seen, c.frame) != seen.end()) continue;
+        seen.push_back(c.frame);
+        c.path = path;
+        out.push_back(c);
+      }
+    }
   }
   return out;
 }
 
+}  // namespace
+
+std::vector<frame_case> frame_cases() {
+  const auto& p = fixtures::suite_profile();
+  std::vector<frame_case> frames;
+  for (const int f : p.rfc2544.frame_sizes) frames.push_back({f, false, {}});
+  if (const int jumbo = p.mtu.jumbo + 18;
+      std::ranges::find(p.rfc2544.frame_sizes, jumbo) == p.rfc2544.frame_sizes.end()) {
+    frames.push_back({jumbo, true, {}});
+  }
+  return on_paths(frames);
+}
+
 std::vector<frame_case> y1564_frame_cases() {
   const auto& p = fixtures::suite_profile();
-  std::vector<frame_case> out;
-  for (const int f : p.y1564.frame_sizes) out.push_back({f, false});
-  return out;
+  std::vector<frame_case> frames;
+  for (const int f : p.y1564.frame_sizes) frames.push_back({f, false, {}});
+  return on_paths(frames);
 }
 
 std::string frame_case_name(const ::testing::TestParamInfo<frame_case>& info) {
-  return "frame" + std::to_string(info.param.frame);
+  return measure::frame_path_name(static_cast<std::uint32_t>(info.param.frame), info.param.path);
 }
 
 record::frame_trial_record trial_record_of(const measure::trial_record& t) {
@@ -70,6 +104,10 @@ void frame_size_test::prepare() {
                  << "\": each RFC 2544 or Y.1564 trial is an iperf3 UDP test, for its exact "
                     "counts both ways; run it against hilperf-peer or iperf3 -s";
   }
+  if (c.path.ipv6() && (p.dut.ipv6.empty() || p.peer.ipv6.empty())) {
+    GTEST_SKIP() << "the profile has no IPv6 addresses (dut.ipv6 and peer.ipv6) for the IPv6 "
+                    "frames of rfc2544.ip_versions";
+  }
   line_mbps_ = p.rfc2544_line_mbps();
   ASSERT_GT(line_mbps_, 0) << "no line rate for the media maximum: set rfc2544.line_mbps, or "
                               "sim.frame_port_mbit (or sim.shape_mbit) on the simulated bench";
@@ -95,8 +133,10 @@ void frame_size_test::prepare() {
   measure::test_spec base;
   base.proto = measure::protocol::udp;
   base.dont_fragment = true;
-  trial_.base = client_for(base, false);
+  base.reverse = c.path.dut_receives();
+  trial_.base = client_for(base, c.path.ipv6());
   trial_.frame_bytes = frame();
+  trial_.ipv6 = c.path.ipv6();
   try {
     trial_.base.auth = fixtures::peer_auth(p);
   } catch (const std::exception& e) {
@@ -108,10 +148,15 @@ void frame_size_test::prepare() {
 record::frame_port frame_size_test::port_record() const {
   return {frame(),
           session::trial_payload(trial_),
-          trial_.ipv6 ? 6 : 4,
+          path().ip_version,
           static_cast<double>(line_mbps_),
           media_max_,
-          session::frame_trial_pacing};
+          path().dut_receives() ? session::peer_frame_pacing : session::frame_trial_pacing,
+          measure::direction_name(path().direction)};
+}
+
+std::string frame_size_test::peer_keys() const {
+  return path().ipv6() ? "peer.ipv6 and peer.port" : "peer.ipv4 and peer.port";
 }
 
 void frame_size_test::rest() const { std::this_thread::sleep_for(rest_); }

@@ -1,5 +1,7 @@
 // The RFC 2544 and Y.1564 cases' common part (docs/checks.md "Rfc2544", "Y1564"): one case per
-// frame size of the profile (and, for RFC 2544, the jumbo MTU's frame), the port prepared for it —
+// frame size of the profile (and, for RFC 2544, the jumbo MTU's frame) and per path of the
+// profile's (rfc2544.directions × rfc2544.ip_versions: the DUT sending or receiving, over IPv4 or
+// IPv6; measure/frame_path.hpp), the port prepared for it —
 // the DUT's MTU raised so the frame leaves whole, and on the simulated bench the port shaped as
 // Ethernet of sim.frame_port_mbit for the case — and each trial an iperf3 UDP test of that frame
 // size (session/frame_trial.hpp), against hilperf-peer or any stock iperf3 -s.
@@ -19,6 +21,7 @@
 
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/bench/sim_bench.hpp"
+#include "hil/measure/frame_path.hpp"
 #include "hil/measure/rfc2544_search.hpp"
 #include "hil/record/frame_sweeps.hpp"
 #include "hil/session/frame_trial.hpp"
@@ -28,18 +31,25 @@ namespace hil::cases {
 struct frame_case {
   int frame = 0;
   bool jumbo = false;  // the jumbo MTU's frame: skipped unless mtu.jumbo_enabled
+  measure::frame_path path;
 };
 
-// gtest prints a parameter by its frame size, not its bytes.
+// gtest prints a parameter by its frame size and path, not its bytes.
 void PrintTo(const frame_case& c, std::ostream* os);
 
-// The profile's frame sizes and the jumbo MTU's frame (mtu.jumbo + 14 + 4), unless listed.
+// The smallest frame whose IPv6 UDP datagram an iperf3 server accepts (-l 16 at least: its
+// header and a 64-bit count): 82 bytes. An IPv6 path runs this frame in place of smaller ones of
+// the list (a 64-byte frame leaves no payload under IPv6's 40-byte header).
+[[nodiscard]] int smallest_ipv6_frame();
+
+// The profile's frame sizes and the jumbo MTU's frame (mtu.jumbo + 14 + 4), unless listed, on
+// each of the profile's paths: IPv4 before IPv6, the DUT transmitting before it receives.
 [[nodiscard]] std::vector<frame_case> frame_cases();
 
-// Y1564's frame sizes (y1564.frame_sizes; no jumbo frame unless listed).
+// Y1564's frame sizes (y1564.frame_sizes; no jumbo frame unless listed), on the same paths.
 [[nodiscard]] std::vector<frame_case> y1564_frame_cases();
 
-// "frame64": the cases' parameter name.
+// "frame64", "frame64_dut_receives", "frame82_ipv6": the cases' parameter name.
 [[nodiscard]] std::string frame_case_name(const ::testing::TestParamInfo<frame_case>& info);
 
 // A trial of a search or sweep as its record keeps it.
@@ -48,14 +58,21 @@ void PrintTo(const frame_case& c, std::ostream* os);
 class frame_size_test : public fixtures::traffic_test,
                         public ::testing::WithParamInterface<frame_case> {
  protected:
-  // Skips (jumbo frame off; a peer that is not an iperf3 server) or fails (no line rate) as the
-  // case must, else raises the MTU and shapes the simulated port. False when the case is to end.
+  // Skips (jumbo frame off; a peer that is not an iperf3 server; an IPv6 path without IPv6
+  // addresses) or fails (no line rate) as the case must, else raises the MTU and shapes the
+  // simulated port. False when the case is to end.
   [[nodiscard]] bool prepare_port();
 
   [[nodiscard]] std::uint32_t frame() const { return static_cast<std::uint32_t>(frame_); }
+  [[nodiscard]] const measure::frame_path& path() const { return GetParam().path; }
+  // "frame64_dut_receives": the case's frame and path, for log lines.
+  [[nodiscard]] std::string frame_name() const { return measure::frame_path_name(frame(), path()); }
+  // Where the trials go, for a failure that could not run one: "peer.ipv4 and peer.port".
+  [[nodiscard]] std::string peer_keys() const;
   [[nodiscard]] int line_mbps() const { return line_mbps_; }
   [[nodiscard]] double media_max() const { return media_max_; }
-  // The trial's client: the peer, its credentials, frames of frame() bytes over IPv4.
+  // The trial's client: the peer, its credentials, frames of frame() bytes over the path's IP
+  // version, iperf3's -R when the DUT receives.
   [[nodiscard]] const session::frame_trial_options& trial() const { return trial_; }
   // The frames and the port, for a record.
   [[nodiscard]] record::frame_port port_record() const;

@@ -39,10 +39,12 @@ TEST_P(FrameLoss, LossPerOfferedLoad) {
   o.step = p.rfc2544.loss_step_percent / 100;
   o.accepted_loss = p.rfc2544.accepted_loss_percent / 100;
   o.trial_duration = std::chrono::seconds(p.durations().rfc2544_trial_seconds);
+  o.direction = path().direction;
   const double floor_percent = p.rfc2544.min_percent_for(GetParam().frame);
-  const hil::measure::frame_limits limits{frame(), static_cast<double>(line_mbps()), media_max(),
-                                          floor_percent, o.accepted_loss};
-  const std::string what = fmt::format("Rfc2544 frame loss, frame{}", frame());
+  const hil::measure::frame_limits limits{frame(),         static_cast<double>(line_mbps()),
+                                          media_max(),     floor_percent,
+                                          o.accepted_loss, path()};
+  const std::string what = "Rfc2544 frame loss, " + frame_name();
 
   hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
     const auto before = ctx().link.counters(p.dut.interface);
@@ -55,8 +57,7 @@ TEST_P(FrameLoss, LossPerOfferedLoad) {
       });
     } catch (const std::exception& e) {
       ADD_FAILURE() << "an RFC 2544 trial against " << trial().base.host << ":" << trial().base.port
-                    << " (peer.ipv4 and peer.port in the board profile) could not run: "
-                    << e.what();
+                    << " (" << peer_keys() << " in the board profile) could not run: " << e.what();
       return std::nullopt;
     }
     set_counters(hil::link::delta(before, ctx().link.counters(p.dut.interface)));

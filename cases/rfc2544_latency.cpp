@@ -39,21 +39,21 @@ TEST_P(Latency, RoundTripAtFloor) {
       std::chrono::milliseconds(std::chrono::seconds(p.durations().rfc2544_confirm_seconds));
   const hil::measure::latency_limits limits{
       frame(),      static_cast<double>(line_mbps()), media_max(),
-      load_percent, p.rfc2544.latency_median_ms,      p.rfc2544.accepted_loss_percent / 100};
-  const std::string what = fmt::format("Rfc2544 latency, frame{}", frame());
+      load_percent, p.rfc2544.latency_median_ms,      p.rfc2544.accepted_loss_percent / 100,
+      path()};
+  const std::string what = "Rfc2544 latency, " + frame_name();
 
   hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
     const auto before = ctx().link.counters(p.dut.interface);
     std::optional<hil::cases::probed_trial> run;
     try {
       rest();
-      run = hil::cases::run_probed_trial(trial(), p.peer.ipv4, p.dut.interface, total_fps,
-                                         probe_share, duration);
+      run =
+          hil::cases::run_probed_trial(trial(), p.dut.interface, total_fps, probe_share, duration);
       logged(what, run->trial.stream, fmt::format("{} s", duration.count() / 1000.0));
     } catch (const std::exception& e) {
-      ADD_FAILURE() << "an RFC 2544 latency trial against " << p.peer.ipv4
-                    << " (peer.ipv4 and peer.port in the board profile) could not run: "
-                    << e.what();
+      ADD_FAILURE() << "an RFC 2544 latency trial against " << trial().base.host << " ("
+                    << peer_keys() << " in the board profile) could not run: " << e.what();
       return std::nullopt;
     }
     const auto& t = run->trial;

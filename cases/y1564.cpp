@@ -73,9 +73,10 @@ TEST_P(ServiceConfiguration, StepLoad) {
   limits.flr_percent = c.flr_percent;
   limits.ftd_ms = c.ftd_ms;
   limits.fdv_ms = c.fdv_ms;
+  limits.path = path();
   const auto duration =
       std::chrono::milliseconds(std::chrono::seconds(p.durations().y1564_step_seconds));
-  const std::string what = fmt::format("Y1564 frame{}", frame());
+  const std::string what = "Y1564 " + frame_name();
 
   hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
     const auto before = ctx().link.counters(p.dut.interface);
@@ -92,14 +93,13 @@ TEST_P(ServiceConfiguration, StepLoad) {
       std::optional<hil::cases::probed_trial> run;
       try {
         rest();
-        run = hil::cases::run_probed_trial(trial(), p.peer.ipv4, p.dut.interface,
+        run = hil::cases::run_probed_trial(trial(), p.dut.interface,
                                            hil::measure::step_fps(limits, percent), probe_share,
                                            duration);
       } catch (const std::exception& e) {
         ADD_FAILURE() << "a Y.1564 step (" << percent << " % of CIR " << limits.cir_mbps
-                      << " Mbit/s) against " << p.peer.ipv4
-                      << " (peer.ipv4 and peer.port in the board profile) could not run: "
-                      << e.what();
+                      << " Mbit/s) against " << trial().base.host << " (" << peer_keys()
+                      << " in the board profile) could not run: " << e.what();
         return std::nullopt;
       }
       s.trial = run->trial;

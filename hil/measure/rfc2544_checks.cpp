@@ -23,28 +23,23 @@ std::string loss_words(double accepted_loss) {
   return accepted_loss > 0 ? fmt::format("at most {:g} % loss", accepted_loss * 100) : "zero loss";
 }
 
-// The three Rfc2544 verdicts' head: "Rfc2544<name> frame<bytes>", its unit and its limit's bound.
-verdict frame_verdict(std::string_view name, std::uint32_t frame_bytes, std::string unit, bound b,
-                      double limit_value) {
+// The Rfc2544 verdicts' head: "Rfc2544<name> frame<bytes>[_ipv6][_dut_receives]", its unit and
+// its limit's bound.
+verdict frame_verdict(std::string_view name, std::uint32_t frame_bytes, const frame_path& path,
+                      std::string unit, bound b, double limit_value) {
   verdict v;
-  v.check = fmt::format("Rfc2544{} frame{}", name, frame_bytes);
+  v.check = fmt::format("Rfc2544{} {}", name, frame_path_name(frame_bytes, path));
   v.unit = std::move(unit);
   v.limit_bound = b;
   v.limit_value = limit_value;
   return v;
 }
 
-// Where a port loses frames below its line rate, for the throughput and the frame loss causes.
-constexpr const char* port_loss_causes =
-    "at small frames the DUT's driver, DMA ring or interrupt rate (coalescing), or its CPU "
-    "receiving the transmit completions; at large frames the link itself (negotiated speed, flow "
-    "control) or the peer's receive path";
-
 }  // namespace
 
 verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
-  verdict v = frame_verdict("Throughput", l.frame_bytes, "% of media maximum", bound::at_least,
-                            l.min_percent);
+  verdict v = frame_verdict("Throughput", l.frame_bytes, l.path, "% of media maximum",
+                            bound::at_least, l.min_percent);
   v.limit = fmt::format(
       ">= {:.1f} % of the media maximum, {:.0f} frames/s of {} bytes at {:g} "
       "Mbit/s, with {}",
@@ -76,12 +71,12 @@ verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
   if (v.pass) return v;
   v.cause = fmt::format(
       "the port loses frames of {} bytes above {:.0f} frames/s, below its line rate: {}",
-      l.frame_bytes, fps, port_loss_causes);
+      l.frame_bytes, fps, port_loss_causes(l.path.direction));
   return v;
 }
 
 verdict check_frame_loss(const frame_limits& l, const loss_sweep_result& r) {
-  verdict v = frame_verdict("FrameLoss", l.frame_bytes, "% frames lost", bound::at_most,
+  verdict v = frame_verdict("FrameLoss", l.frame_bytes, l.path, "% frames lost", bound::at_most,
                             l.accepted_loss * 100);
   v.limit = fmt::format(
       "<= {:g} % of frames of {} bytes lost at every offered load up to {:.1f} % of the media "
@@ -123,13 +118,13 @@ verdict check_frame_loss(const frame_limits& l, const loss_sweep_result& r) {
   v.cause = fmt::format(
       "the port loses frames of {} bytes at {:.0f} % of its line rate, at or below the floor of "
       "{:.1f} % (rfc2544.min_percent): {}",
-      l.frame_bytes, 100 * worst->load, l.min_percent, port_loss_causes);
+      l.frame_bytes, 100 * worst->load, l.min_percent, port_loss_causes(l.path.direction));
   return v;
 }
 
 verdict check_back_to_back(const back_to_back_limits& l, const burst_result& r) {
   const double needed = l.min_percent / 100 * static_cast<double>(l.max_frames);
-  verdict v = frame_verdict("BackToBack", l.frame_bytes, "frames", bound::at_least, needed);
+  verdict v = frame_verdict("BackToBack", l.frame_bytes, l.path, "frames", bound::at_least, needed);
   v.limit = fmt::format(
       ">= {:.0f} frames of {} bytes in a burst at {:.0f} frames/s ({:g} Mbit/s line rate): {:g} % "
       "of the longest burst tried, {}",
@@ -147,17 +142,22 @@ verdict check_back_to_back(const back_to_back_limits& l, const burst_result& r) 
                   : "");
   v.pass = average >= needed;
   if (v.pass) return v;
+  const char* holds =
+      l.path.dut_receives()
+          ? "the DUT's RX ring (ethtool -g) holds before its CPU takes the frames (interrupt "
+            "coalescing, softirq time)"
+          : "the DUT's transmit queue (txqueuelen, the qdisc) and the driver's TX ring (ethtool "
+            "-g) hold while the port drains them";
   v.cause = fmt::format(
-      "a burst at line rate loses frames after about {:.0f}: that is what the DUT's transmit queue "
-      "(txqueuelen, the qdisc) and the driver's TX ring (ethtool -g) hold while the port drains "
-      "them, or the link is slower than {:g} Mbit/s (negotiated speed, pause frames)",
-      average, l.line_mbps);
+      "a burst at line rate loses frames after about {:.0f}: that is what {}, or the link is "
+      "slower than {:g} Mbit/s (negotiated speed, pause frames)",
+      average, holds, l.line_mbps);
   return v;
 }
 
 verdict check_frame_latency(const latency_limits& l, const latency_trial& t) {
-  verdict v = frame_verdict("Latency", l.frame_bytes, "ms round trip (median)", bound::at_most,
-                            l.median_ms);
+  verdict v = frame_verdict("Latency", l.frame_bytes, l.path, "ms round trip (median)",
+                            bound::at_most, l.median_ms);
   v.limit = fmt::format(
       "median round trip <= {:g} ms for frames of {} bytes at {:.1f} % of the media maximum "
       "({:.0f} frames/s at {:g} Mbit/s), every probe answered, {}",
@@ -173,7 +173,7 @@ verdict check_frame_latency(const latency_limits& l, const latency_trial& t) {
       t.stream.sent);
   if (!kept_schedule(t.stream, t.duration, 0.001)) {
     v.observed = "no figure: the sender could not keep the load; " + v.observed;
-    v.cause = tool_limited_words(t.stream);
+    v.cause = tool_limited_words(t.stream, l.path.direction);
     return v;
   }
   if (t.probes_received == 0) {
@@ -188,13 +188,11 @@ verdict check_frame_latency(const latency_limits& l, const latency_trial& t) {
   v.pass = !lost && median_ms <= l.median_ms;
   if (v.pass) return v;
   const std::string queue =
-      "frames wait in a queue at this load: the DUT's transmit queue (txqueuelen, the qdisc) "
-      "and TX ring (ethtool -g) filling because the port drains them slower than they come, "
-      "interrupt coalescing holding completions, or the peer's receive path";
+      "frames wait in a queue at this load: " + queue_causes(l.path.direction);
   v.cause = lost ? fmt::format(
                        "the port loses frames of {} bytes at {:.1f} % of its line rate, a load it "
                        "must carry: {}; and {}",
-                       l.frame_bytes, l.load_percent, port_loss_causes, queue)
+                       l.frame_bytes, l.load_percent, port_loss_causes(l.path.direction), queue)
                  : queue;
   return v;
 }

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "hil/measure/frame_path.hpp"
 #include "hil/measure/latency_histogram.hpp"
 #include "hil/measure/rfc2544_burst.hpp"
 #include "hil/measure/rfc2544_loss.hpp"
@@ -23,8 +24,12 @@ struct frame_limits {
   double media_max_fps = 0;
   double min_percent = 0;    // throughput: pass at ≥ this % of media_max_fps; loss: the floor
   double accepted_loss = 0;  // the search's pass criterion (0: zero loss)
+  frame_path path;           // names the check ("frame64_dut_receives") and words its causes
 };
 
+// Each check is named by its frame size and path: "Rfc2544Throughput frame64",
+// "Rfc2544Throughput frame512_ipv6_dut_receives".
+//
 // "Rfc2544Throughput frame64": passes when the search found a rate of at least min_percent of the
 // media maximum. The observed figure is that share in %; a search stopped by the sender's limit,
 // or one that found no rate at all, fails with its cause.
@@ -42,6 +47,7 @@ struct back_to_back_limits {
   double media_max_fps = 0;      // the bursts' rate
   std::uint64_t max_frames = 0;  // the longest burst tried
   double min_percent = 100;      // pass: the average longest burst ≥ this % of max_frames
+  frame_path path;
 };
 
 // "Rfc2544BackToBack frame64": the repeats' average longest whole burst, in frames, at least
@@ -68,6 +74,7 @@ struct latency_limits {
   double load_percent = 0;  // the stream and probes together, % of the media maximum
   double median_ms = 0;     // pass: the probes' median round trip ≤ this
   double accepted_loss = 0;
+  frame_path path;
 };
 
 // "Rfc2544Latency frame64": the probes' median round trip at most median_ms while the port carries

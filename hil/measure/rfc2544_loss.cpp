@@ -32,7 +32,7 @@ loss_sweep_result sweep_frame_loss(const loss_sweep_options& o, const trial_runn
         break;
       }
       if (attempt == o.invalid_retries) {
-        r.tool_limited = tool_limited_words(out);
+        r.tool_limited = tool_limited_words(out, o.direction);
         return r;
       }
     }

@@ -28,6 +28,7 @@ struct loss_sweep_options {
   double schedule_tolerance = 0.001;  // as search_options'
   std::chrono::milliseconds trial_duration{1000};
   int invalid_retries = 2;
+  frame_direction direction = frame_direction::dut_transmits;  // who sends: named when short
 };
 
 struct loss_step {

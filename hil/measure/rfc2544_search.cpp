@@ -26,10 +26,9 @@ bool kept_schedule(const trial_outcome& t, std::chrono::milliseconds duration, d
   return static_cast<double>(t.sent) + 1 >= due * (1 - tolerance);
 }
 
-std::string tool_limited_words(const trial_outcome& t) {
-  return fmt::format(
-      "offered {:.0f} frames/s, sent {:.0f}: the DUT's CPU or the tool is the limit, not the link",
-      t.offered_fps, t.sent_fps);
+std::string tool_limited_words(const trial_outcome& t, frame_direction d) {
+  return fmt::format("offered {:.0f} frames/s, sent {:.0f}: {}", t.offered_fps, t.sent_fps,
+                     sender_limit_words(d));
 }
 
 search_result find_throughput(const search_options& o, const trial_runner& run) {
@@ -49,7 +48,7 @@ search_result find_throughput(const search_options& o, const trial_runner& run) 
       r.trials.push_back({out, duration, passed, confirmation, kept});
       if (kept || lossy) return passed;
       if (attempt == o.invalid_retries) {
-        r.tool_limited = tool_limited_words(out);
+        r.tool_limited = tool_limited_words(out, o.direction);
         return std::nullopt;
       }
     }

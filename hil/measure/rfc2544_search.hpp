@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "hil/measure/frame_path.hpp"
+
 namespace hil::measure {
 
 // What one trial did: what it offered, what the sender managed, what arrived.
@@ -52,7 +54,8 @@ struct search_options {
   // A trial whose sender fell short is measured again this many times before the search stops
   // (a stall of the sender's CPU is not the port's doing; a sender always short is the limit).
   int invalid_retries = 2;
-  int max_trials = 40;  // search and confirmations together
+  int max_trials = 40;                                         // search and confirmations together
+  frame_direction direction = frame_direction::dut_transmits;  // who sends: named when short
 };
 
 struct trial_record {
@@ -76,8 +79,9 @@ struct search_result {
 [[nodiscard]] bool kept_schedule(const trial_outcome& t, std::chrono::milliseconds duration,
                                  double tolerance);
 
-// The words of a search or sweep stopped by a sender that fell short without loss.
-[[nodiscard]] std::string tool_limited_words(const trial_outcome& t);
+// The words of a search or sweep stopped by a sender that fell short without loss: the rates, and
+// whose limit it was (frame_path.hpp's sender_limit_words).
+[[nodiscard]] std::string tool_limited_words(const trial_outcome& t, frame_direction d);
 
 // Runs one trial at fps for duration and reports it. May throw; the search passes it on.
 using trial_runner = std::function<trial_outcome(double fps, std::chrono::milliseconds duration)>;

@@ -63,14 +63,14 @@ double frame_loss_percent(const y1564_step& s) {
 
 verdict check_y1564_step(const y1564_limits& l, const y1564_step& s) {
   verdict v;
-  v.check = fmt::format("Y1564 frame{} step {:g}%", l.frame_bytes, s.percent);
+  v.check = fmt::format("Y1564 {} step {:g}%", frame_path_name(l.frame_bytes, l.path), s.percent);
   v.limit =
       fmt::format("FLR <= {:g} %, FTD <= {:g} ms, FDV <= {:g} ms at {:g} % of CIR {:.2f} Mbit/s",
                   l.flr_percent, l.ftd_ms, l.fdv_ms, s.percent, l.cir_mbps);
   v.observed = figures_of(l, s);
   if (!kept_schedule(s.trial.stream, s.trial.duration, 0.001)) {
     v.observed = "no figure: the sender could not keep the step's rate; " + v.observed;
-    v.cause = tool_limited_words(s.trial.stream);
+    v.cause = tool_limited_words(s.trial.stream, l.path.direction);
     return v;
   }
   const double flr = frame_loss_percent(s);
@@ -86,9 +86,10 @@ verdict check_y1564_step(const y1564_limits& l, const y1564_step& s) {
         "the port loses {:.3f} % of the frames at {:.2f} Mbit/s, {:.1f} % of the media maximum: a "
         "committed rate it does not carry — the link slower than {:g} Mbit/s (negotiated speed, "
         "pause frames), a policer or shaper on the path below the CIR, or the DUT's driver and "
-        "ring at this frame size",
+        "{} ring at this frame size",
         flr, l.cir_mbps * s.percent / 100,
-        100 * step_fps(l, s.percent) / std::max(l.media_max_fps, 1e-9), l.line_mbps));
+        100 * step_fps(l, s.percent) / std::max(l.media_max_fps, 1e-9), l.line_mbps,
+        l.path.dut_receives() ? "RX" : "TX"));
   }
   if (unanswered) {
     causes.emplace_back(
@@ -96,11 +97,10 @@ verdict check_y1564_step(const y1564_limits& l, const y1564_step& s) {
         "ICMP), or every probe was lost");
   }
   if (slow || varied) {
-    causes.emplace_back(
-        "frames wait in a queue at this step: the DUT's transmit queue and TX ring filling "
-        "because the port drains them slower than they come, interrupt coalescing, or the "
-        "peer's receive path; a delay that varies without loss is a queue that fills and drains "
-        "(a bursty sender, a shaper's bucket)");
+    causes.push_back(
+        "frames wait in a queue at this step: " + queue_causes(l.path.direction) +
+        "; a delay that varies without loss is a queue that fills and drains (a bursty sender, a "
+        "shaper's bucket)");
   }
   v.cause = fmt::format("{}", fmt::join(causes, "; "));
   return v;
@@ -108,7 +108,7 @@ verdict check_y1564_step(const y1564_limits& l, const y1564_step& s) {
 
 verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps) {
   verdict v;
-  v.check = fmt::format("Y1564 frame{}", l.frame_bytes);
+  v.check = fmt::format("Y1564 {}", frame_path_name(l.frame_bytes, l.path));
   v.unit = "% of CIR";
   v.limit_bound = bound::at_least;
   double highest = 0;

@@ -24,6 +24,7 @@ struct y1564_limits {
   double flr_percent = 0;  // pass: each step's frame loss ratio ≤ this
   double ftd_ms = 0;       // pass: each step's median round trip ≤ this
   double fdv_ms = 0;       // pass: each step's p99 − minimum round trip ≤ this
+  frame_path path;         // names the check ("Y1564 frame512_dut_receives"), words its causes
 };
 
 // One step: its share of the CIR and what the stream and the probes measured at it.

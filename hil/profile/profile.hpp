@@ -115,6 +115,10 @@ struct latency_config {
   double loaded_p99_ms = 50.0;  // TCP_RR p99 round trip allowed while the link is saturated
 };
 
+// Which way an Rfc2544 or Y1564 case's frames go: from the DUT to the peer, or from the peer to
+// the DUT (each trial an iperf3 -R test: the board's receive path).
+enum class frame_direction { dut_transmits, dut_receives };
+
 // Rfc2544 (RFC 2544 §26.1 throughput per frame size; docs/checks.md): the highest frame rate
 // without loss, found by a binary search with trials of durations.*.rfc2544_trial_seconds and
 // confirmed by one of rfc2544_confirm_seconds, as a share of the port's media maximum.
@@ -139,6 +143,11 @@ struct rfc2544_config {
   // Latency (§26.2): the median round trip of echo probes of the frame size while the port
   // carries the frame size's throughput floor (min_percent) of frames.
   double latency_median_ms = 5.0;
+  // Every Rfc2544 and Y1564 case runs once per direction and IP version listed (the cases named
+  // frame64, frame64_dut_receives, frame64_ipv6, frame64_ipv6_dut_receives). IPv6 cases skip
+  // without dut.ipv6 and peer.ipv6; a frame size too small for IPv6's header fails as such.
+  std::vector<frame_direction> directions{frame_direction::dut_transmits};
+  std::vector<int> ip_versions{4};
 
   // The minimum % of the media maximum for frame_bytes.
   [[nodiscard]] double min_percent_for(int frame_bytes) const;

@@ -170,6 +170,13 @@ std::string echo(const profile& p) {
   put(out, "back_to_back_seconds", p.rfc2544.back_to_back_seconds);
   put(out, "back_to_back_min_percent", float_text(p.rfc2544.back_to_back_min_percent));
   put(out, "latency_median_ms", float_text(p.rfc2544.latency_median_ms));
+  std::vector<std::string> directions;
+  for (const auto d : p.rfc2544.directions) {
+    directions.emplace_back(d == frame_direction::dut_receives ? "\"dut_receives\""
+                                                               : "\"dut_transmits\"");
+  }
+  put(out, "directions", fmt::format("[{}]", fmt::join(directions, ", ")));
+  put(out, "ip_versions", fmt::format("[{}]", fmt::join(p.rfc2544.ip_versions, ", ")));
   out += "\n[y1564]\n";
   put(out, "frame_sizes", fmt::format("[{}]", fmt::join(p.y1564.frame_sizes, ", ")));
   put(out, "steps_percent", fmt::format("[{}]", fmt::join(p.y1564.steps_percent, ", ")));

@@ -478,7 +478,45 @@ void read_min_percent_by_frame(const value_reader& r, rfc2544_config& c) {
   }
 }
 
-constexpr std::array<key_spec<rfc2544_config>, 10> rfc2544_keys{{
+// rfc2544.directions: a non-empty array of distinct "dut_transmits" / "dut_receives".
+void read_directions(const value_reader& r, rfc2544_config& c) {
+  static constexpr std::array<std::pair<std::string_view, frame_direction>, 2> names{
+      {{"dut_transmits", frame_direction::dut_transmits},
+       {"dut_receives", frame_direction::dut_receives}}};
+  const toml::array* array = r.array();
+  if (array == nullptr) return;
+  if (array->empty()) {
+    r.fail("must list at least one direction, e.g. [\"dut_transmits\", \"dut_receives\"]");
+    return;
+  }
+  std::vector<frame_direction> values;
+  bool all_valid = true;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const value_reader element((*array)[i], fmt::format("{}[{}]", r.key(), i), r.state());
+    const auto d = element.choice(names);
+    if (!d) {
+      all_valid = false;
+    } else if (std::ranges::find(values, *d) != values.end()) {
+      element.fail("lists a direction twice");
+      all_valid = false;
+    } else {
+      values.push_back(*d);
+    }
+  }
+  if (all_valid) c.directions = std::move(values);
+}
+
+// rfc2544.ip_versions: [4], [6] or [4, 6].
+void read_ip_versions(const value_reader& r, rfc2544_config& c) {
+  auto versions = read_increasing(r, 4, 6, "IP versions", "must list 4, 6 or both, e.g. [4, 6]");
+  if (versions && std::ranges::find(*versions, 5) != versions->end()) {
+    r.fail("must list 4, 6 or both; 5 is no IP version");
+    return;
+  }
+  store(std::move(versions), c.ip_versions);
+}
+
+constexpr std::array<key_spec<rfc2544_config>, 12> rfc2544_keys{{
     {"frame_sizes", read_frame_sizes},
     {"resolution_percent",
      [](auto& r, auto& c) { store(r.positive_number(50.0), c.resolution_percent); }},
@@ -502,6 +540,8 @@ constexpr std::array<key_spec<rfc2544_config>, 10> rfc2544_keys{{
      [](auto& r, auto& c) { store(r.positive_number(100.0), c.back_to_back_min_percent); }},
     {"latency_median_ms",
      [](auto& r, auto& c) { store(r.positive_number(60'000.0), c.latency_median_ms); }},
+    {"directions", read_directions},
+    {"ip_versions", read_ip_versions},
 }};
 
 constexpr std::array<key_spec<y1564_config>, 7> y1564_keys{{

@@ -109,23 +109,25 @@ json trials_to_json(const std::vector<frame_trial_record>& trials) {
 
 // The frame and port fields every Rfc2544 kind has, at the top of its figures.
 json port_to_json(std::uint32_t frame_bytes, std::uint32_t payload_bytes, int ip_version,
-                  double line_mbps, double media_max_fps, const std::string& pacing) {
+                  const std::string& direction, double line_mbps, double media_max_fps,
+                  const std::string& pacing) {
   return {{"frame_bytes", frame_bytes},
           {"payload_bytes", payload_bytes},
           {"ip_version", ip_version},
+          {"direction", direction},
           {"line_mbps", rounded(line_mbps, 3)},
           {"media_max_fps", rounded(media_max_fps, 1)},
           {"pacing", pacing}};
 }
 
 json port_to_json(const frame_port& p) {
-  return port_to_json(p.frame_bytes, p.payload_bytes, p.ip_version, p.line_mbps, p.media_max_fps,
-                      p.pacing);
+  return port_to_json(p.frame_bytes, p.payload_bytes, p.ip_version, p.direction, p.line_mbps,
+                      p.media_max_fps, p.pacing);
 }
 
 json to_json_of(const frame_throughput_figures& f) {
-  json j = port_to_json(f.frame_bytes, f.payload_bytes, f.ip_version, f.line_mbps, f.media_max_fps,
-                        f.pacing);
+  json j = port_to_json(f.frame_bytes, f.payload_bytes, f.ip_version, f.direction, f.line_mbps,
+                        f.media_max_fps, f.pacing);
   j["accepted_loss_percent"] = rounded(f.accepted_loss_percent, 6);
   j["resolution_percent"] = rounded(f.resolution_percent, 6);
   j["trials"] = trials_to_json(f.trials);
@@ -321,13 +323,25 @@ std::vector<frame_trial_record> trials_of(const object_reader& r) {
   return out;
 }
 
+// The frames' direction: "dut_transmits" when absent (records from before the peer → DUT
+// direction), else one of the two words.
+std::string direction_of(const object_reader& r) {
+  auto d = r.get_or<std::string>("direction", "dut_transmits");
+  if (d != "dut_transmits" && d != "dut_receives") {
+    throw record_error(r.name("direction") + ": \"" + d +
+                       "\" is neither \"dut_transmits\" nor \"dut_receives\"");
+  }
+  return d;
+}
+
 frame_port port_of(const object_reader& r) {
   return {r.get<std::uint32_t>("frame_bytes"),
           r.get<std::uint32_t>("payload_bytes"),
           r.get<int>("ip_version"),
           r.get<double>("line_mbps"),
           r.get<double>("media_max_fps"),
-          r.get<std::string>("pacing")};
+          r.get<std::string>("pacing"),
+          direction_of(r)};
 }
 
 frame_throughput_figures frame_throughput_of(const object_reader& r) {
@@ -336,6 +350,7 @@ frame_throughput_figures frame_throughput_of(const object_reader& r) {
   f.frame_bytes = port.frame_bytes;
   f.payload_bytes = port.payload_bytes;
   f.ip_version = port.ip_version;
+  f.direction = port.direction;
   f.line_mbps = port.line_mbps;
   f.media_max_fps = port.media_max_fps;
   f.pacing = port.pacing;

@@ -18,9 +18,10 @@ struct frame_port {
   std::uint32_t frame_bytes = 0;    // Ethernet frame: header, payload, FCS
   std::uint32_t payload_bytes = 0;  // the UDP payload that makes it
   int ip_version = 4;
-  double line_mbps = 0;      // the line rate the media maximum is of
-  double media_max_fps = 0;  // line / ((frame + 20) · 8)
-  std::string pacing;        // how the sender shaped its bursts, in words
+  double line_mbps = 0;                     // the line rate the media maximum is of
+  double media_max_fps = 0;                 // line / ((frame + 20) · 8)
+  std::string pacing;                       // how the sender shaped its bursts, in words
+  std::string direction = "dut_transmits";  // or "dut_receives": the peer sent (iperf3 -R)
 };
 
 struct frame_loss_figures {

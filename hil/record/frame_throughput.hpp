@@ -26,14 +26,15 @@ struct frame_throughput_figures {
   std::uint32_t frame_bytes = 0;    // Ethernet frame: header, payload, FCS (64 … 1518, 9018)
   std::uint32_t payload_bytes = 0;  // the UDP payload that makes it
   int ip_version = 4;
-  double line_mbps = 0;                    // the port's line rate the media maximum is of
-  double media_max_fps = 0;                // line / ((frame + 20) · 8)
-  std::optional<double> throughput_fps;    // none: no loss-free rate found, or the tool's limit
-  double accepted_loss_percent = 0;        // 0: RFC 2544's zero loss
-  double resolution_percent = 0;           // of the media maximum
-  std::string pacing;                      // how the sender shaped its bursts, in words
-  std::string tool_limited;                // non-empty: the trial that showed the sender's limit
-  std::vector<frame_trial_record> trials;  // in the order run
+  std::string direction = "dut_transmits";  // or "dut_receives": the peer sent (iperf3 -R)
+  double line_mbps = 0;                     // the port's line rate the media maximum is of
+  double media_max_fps = 0;                 // line / ((frame + 20) · 8)
+  std::optional<double> throughput_fps;     // none: no loss-free rate found, or the tool's limit
+  double accepted_loss_percent = 0;         // 0: RFC 2544's zero loss
+  double resolution_percent = 0;            // of the media maximum
+  std::string pacing;                       // how the sender shaped its bursts, in words
+  std::string tool_limited;                 // non-empty: the trial that showed the sender's limit
+  std::vector<frame_trial_record> trials;   // in the order run
 
   // The found rate as a share of the media maximum, and as frame bits/s (RFC 2544's Mbit/s).
   [[nodiscard]] std::optional<double> percent_of_media_max() const {

@@ -7,21 +7,17 @@
 
 #include <fmt/format.h>
 
-namespace hil::report {
-std::string port_label(const std::string& board, double line_mbps) {
-  return board.empty() ? fmt::format("{:g} Mbit/s link", line_mbps)
-                       : fmt::format("{}, {:g} Mbit/s link", board, line_mbps);
-}
+#include "hil/report/per_frame_grid.hpp"
 
+namespace hil::report {
 bool several_ports(const std::vector<loss_curve>& losses) {
-  return std::ranges::any_of(losses, [&](const loss_curve& c) {
-    return c.board != losses.front().board || c.line_mbps != losses.front().line_mbps;
-  });
+  return std::ranges::any_of(
+      losses, [&](const loss_curve& c) { return port_of(c) != port_of(losses.front()); });
 }
 
 std::string loss_label(const loss_curve& c, bool several) {
   const std::string frame = fmt::format("frame{}", c.frame);
-  return several ? frame + ", " + port_label(c.board, c.line_mbps) : frame;
+  return several ? frame + ", " + port_label(port_of(c)) : frame;
 }
 
 text_grid loss_grid(const std::vector<loss_curve>& losses) {
@@ -55,47 +51,6 @@ text_grid loss_grid(const std::vector<loss_curve>& losses) {
   }
   return g;
 }
-
-namespace {
-
-// A row per frame size of rows, a column group per board and link rate: cells(row) under the
-// headers what, empty cells where a frame size has no row in a group.
-template <typename Row, typename Cells>
-text_grid per_frame_grid(const std::vector<Row>& rows, const std::vector<std::string>& what,
-                         Cells cells) {
-  using group = std::pair<std::string, double>;  // board, line rate
-  std::vector<group> groups;
-  std::vector<int> sizes;
-  for (const auto& r : rows) {
-    if (std::ranges::find(groups, group{r.board, r.line_mbps}) == groups.end()) {
-      groups.emplace_back(r.board, r.line_mbps);
-    }
-    if (std::ranges::find(sizes, r.frame) == sizes.end()) sizes.push_back(r.frame);
-  }
-  std::ranges::sort(sizes);
-  text_grid g;
-  g.header.emplace_back("frame (bytes)");
-  for (const auto& [board, line] : groups) {
-    for (const auto& w : what) g.header.push_back(w + ", " + port_label(board, line));
-  }
-  for (const int size : sizes) {
-    std::vector<std::string> row{std::to_string(size)};
-    for (const group& column : groups) {  // not [board, line]: clang 14 cannot capture those
-      const auto it = std::ranges::find_if(rows, [&](const Row& r) {
-        return r.frame == size && r.board == column.first && r.line_mbps == column.second;
-      });
-      if (it == rows.end()) {
-        row.insert(row.end(), what.size(), "");
-        continue;
-      }
-      for (auto& cell : cells(*it)) row.push_back(std::move(cell));
-    }
-    g.rows.push_back(std::move(row));
-  }
-  return g;
-}
-
-}  // namespace
 
 text_grid burst_grid(const std::vector<burst_row>& bursts) {
   return per_frame_grid(

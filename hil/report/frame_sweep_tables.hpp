@@ -37,14 +37,10 @@ inline constexpr const char* frame_latency_note =
 // round trip p50, p99 and max in ms, and the probes answered of those sent.
 [[nodiscard]] text_grid frame_latency_grid(const std::vector<frame_latency_row>& rows);
 
-// A board and link rate as the tables and charts name them: "board-a, 1000 Mbit/s link", or
-// "10 Mbit/s link" without a board.
-[[nodiscard]] std::string port_label(const std::string& board, double line_mbps);
-
-// The series' label: "frame64", with the board and link rate when the results have several.
+// The series' label: "frame64", with the port (port_label) when the results have several.
 [[nodiscard]] std::string loss_label(const loss_curve& c, bool several_ports);
 
-// Whether the curves come from more than one board or link rate.
+// Whether the curves come from more than one port (board, link rate or frame path).
 [[nodiscard]] bool several_ports(const std::vector<loss_curve>& losses);
 
 }  // namespace hil::report

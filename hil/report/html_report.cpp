@@ -207,7 +207,7 @@ std::string frame_latency_html(const std::vector<frame_latency_row>& rows) {
                {}};
   std::map<std::string, std::size_t> index;
   for (const auto& r : rows) {
-    const std::string label = port_label(r.board, r.line_mbps);
+    const std::string label = port_label(port_of(r));
     if (!index.contains(label)) {
       index[label] = c.series.size();
       c.series.push_back({label + ", p50", {}});
@@ -240,9 +240,7 @@ std::string frames_chart(const std::vector<frame_result>& frames) {
                {}};
   std::map<std::string, std::size_t> index;
   for (const auto& f : frames) {
-    const std::string label = f.board.empty()
-                                  ? fmt::format("{:g} Mbit/s link", f.line_mbps)
-                                  : fmt::format("{}, {:g} Mbit/s link", f.board, f.line_mbps);
+    const std::string label = port_label(port_of(f));
     if (!index.contains(label)) {
       index[label] = c.series.size();
       c.series.push_back({label + ", measured", {}});

@@ -5,6 +5,10 @@
 #include <map>
 #include <tuple>
 
+#include <fmt/format.h>
+
+#include "hil/measure/frame_path.hpp"
+
 namespace hil::report {
 
 namespace {
@@ -50,11 +54,24 @@ netperf_row netperf_row_of(const record::case_record& r, const record::netperf_f
   return row;
 }
 
+// The words of a record's frame path (report_model.hpp's port_id).
+std::string path_of(const std::string& direction, int ip_version) {
+  measure::frame_path p;
+  // (The record reader accepts only the two words: an unknown one cannot reach here.)
+  (void)measure::parse_direction(direction, p.direction);
+  p.ip_version = ip_version;
+  return measure::frame_path_words(p);
+}
+
 // The sweep's last measurement at each offered load, in the order the loads were first run.
 loss_curve loss_curve_of(const record::case_record& r, const record::frame_loss_figures& f) {
-  loss_curve c{
-      static_cast<int>(f.port.frame_bytes),          f.port.line_mbps, r.board, {}, r.verdict.pass,
-      f.tool_limited.empty() ? "" : "sender's limit"};
+  loss_curve c{static_cast<int>(f.port.frame_bytes),
+               f.port.line_mbps,
+               r.board,
+               {},
+               r.verdict.pass,
+               f.tool_limited.empty() ? "" : "sender's limit",
+               path_of(f.port.direction, f.port.ip_version)};
   for (const auto& t : f.trials) {
     // To 0.1 % of the maximum: the record's rates are rounded, the sweep's loads are not.
     const double load =
@@ -75,6 +92,13 @@ loss_curve loss_curve_of(const record::case_record& r, const record::frame_loss_
 }
 
 }  // namespace
+
+std::string port_label(const port_id& p) {
+  std::string label = p.board.empty() ? fmt::format("{:g} Mbit/s link", p.line_mbps)
+                                      : fmt::format("{}, {:g} Mbit/s link", p.board, p.line_mbps);
+  if (!p.path.empty()) label += ", " + p.path;
+  return label;
+}
 
 std::string_view netperf_test_of(const record::case_record& r) {
   const auto* f = r.figures_as<record::netperf_figures>();
@@ -119,7 +143,8 @@ report_model build_model(const std::vector<record::case_record>& records) {
                        f->media_max_fps,
                        f->throughput_fps,
                        r.verdict.pass,
-                       {}};
+                       {},
+                       path_of(f->direction, f->ip_version)};
       if (!f->tool_limited.empty()) {
         row.note = "sender's limit";
       } else if (!f->throughput_fps) {
@@ -132,16 +157,19 @@ report_model build_model(const std::vector<record::case_record>& records) {
       const bool at_line = std::ranges::all_of(b->bursts, &record::burst_record::at_line_rate);
       m.bursts.push_back({static_cast<int>(b->port.frame_bytes), b->port.line_mbps, r.board,
                           b->port.media_max_fps, b->average_frames, b->spread_frames,
-                          b->longest.size(), at_line, r.verdict.pass});
+                          b->longest.size(), at_line, r.verdict.pass,
+                          path_of(b->port.direction, b->port.ip_version)});
     } else if (const auto* lat = r.figures_as<record::frame_latency_figures>()) {
       const auto& rt = lat->round_trip.summary;
       m.frame_latency.push_back({static_cast<int>(lat->port.frame_bytes), lat->port.line_mbps,
                                  r.board, lat->load_percent, rt.p50_us / 1000, rt.p99_us / 1000,
                                  rt.max_us / 1000, lat->probes_sent, lat->probes_received,
-                                 r.verdict.pass});
+                                 r.verdict.pass,
+                                 path_of(lat->port.direction, lat->port.ip_version)});
     } else if (const auto* y = r.figures_as<record::y1564_figures>()) {
       m.services.push_back({static_cast<int>(y->port.frame_bytes), y->port.line_mbps, r.board,
-                            y->cir_mbps, y->steps, r.verdict.pass});
+                            y->cir_mbps, y->steps, r.verdict.pass,
+                            path_of(y->port.direction, y->port.ip_version)});
     } else if (const auto* l = r.figures_as<record::latency_under_load_figures>()) {
       load_part.latency.push_back({"idle", latency_of(l->idle), cdf_of(l->idle)});
       load_part.latency.push_back({"loaded", latency_of(l->loaded), cdf_of(l->loaded)});
@@ -172,7 +200,8 @@ report_model build_model(const std::vector<record::case_record>& records) {
   m.load = load_part.load;
   for (const auto& [mtu, t] : tiers) m.datagrams.push_back(t);
   const auto by_port = [](const auto& a, const auto& b) {
-    return std::tie(a.board, a.line_mbps, a.frame) < std::tie(b.board, b.line_mbps, b.frame);
+    return std::tie(a.board, a.line_mbps, a.path, a.frame) <
+           std::tie(b.board, b.line_mbps, b.path, b.frame);
   };
   std::stable_sort(m.frames.begin(), m.frames.end(), by_port);
   std::stable_sort(m.losses.begin(), m.losses.end(), by_port);

@@ -70,6 +70,26 @@ struct mtu_datagrams {
   std::optional<double> counted;  // DatagramCounts datagrams_mtu<N>
 };
 
+// Where a frame size's figures were measured: the board (empty outside a farm), the line rate
+// of the media maximum, and the frames' path (measure/frame_path.hpp's words; "" for IPv4 frames
+// the DUT sends). The frame tables give each its column group, the charts each their series.
+struct port_id {
+  std::string board;
+  double line_mbps = 0;
+  std::string path;
+  friend bool operator==(const port_id&, const port_id&) = default;
+};
+
+// A row's port_id (any row below: each has board, line_mbps and path).
+template <typename Row>
+[[nodiscard]] port_id port_of(const Row& r) {
+  return {r.board, r.line_mbps, r.path};
+}
+
+// "board-a, 1000 Mbit/s link", "10 Mbit/s link" without a board, ", DUT receives" and the like
+// appended for a path other than the default.
+[[nodiscard]] std::string port_label(const port_id& p);
+
 // One frame size's RFC 2544 throughput (an Rfc2544/Throughput record, kind rfc2544_throughput),
 // on one board at one line rate: a column group of the frame-size table.
 struct frame_result {
@@ -80,6 +100,7 @@ struct frame_result {
   std::optional<double> fps;  // the loss-free rate found; none: see note
   bool pass = false;
   std::string note;  // why there is no figure: the sender's limit, no loss-free rate, skipped
+  std::string path;  // port_id's
   // The found rate as frame bits (Mbit/s, RFC 2544's and seed 003's) and as % of the maximum.
   [[nodiscard]] std::optional<double> mbps() const {
     return fps ? std::optional(*fps * frame * 8 / 1e6) : std::nullopt;
@@ -98,6 +119,7 @@ struct loss_curve {
   std::vector<std::pair<double, double>> points;  // (load to 0.1 %, loss %), as first run
   bool pass = false;
   std::string note;  // the sweep stopped at the sender's limit; empty otherwise
+  std::string path;  // port_id's
 };
 
 // One frame size's RFC 2544 back-to-back result (an Rfc2544/BackToBack record).
@@ -111,6 +133,7 @@ struct burst_row {
   std::size_t repeats = 0;
   bool at_line_rate = true;  // every burst left at line rate
   bool pass = false;
+  std::string path;  // port_id's
 };
 
 // One frame size's RFC 2544 latency (an Rfc2544/Latency record): round trips of echo probes of
@@ -123,6 +146,7 @@ struct frame_latency_row {
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
   int probes_sent = 0, probes_received = 0;
   bool pass = false;
+  std::string path;  // port_id's
 };
 
 // One frame size's Y.1564 service configuration test (a Y1564 record): its CIR and every step.
@@ -133,6 +157,7 @@ struct service_result {
   double cir_mbps = 0;
   std::vector<record::y1564_step_record> steps;  // in the order run
   bool pass = false;
+  std::string path;  // port_id's
 };
 
 // Everything the report sections show.

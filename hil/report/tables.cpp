@@ -6,6 +6,7 @@
 
 #include "hil/report/frame_sweep_tables.hpp"
 #include "hil/report/markup.hpp"
+#include "hil/report/per_frame_grid.hpp"
 #include "hil/report/y1564_table.hpp"
 
 namespace hil::report {
@@ -86,44 +87,11 @@ std::string grid_dokuwiki(const text_grid& g, bool last_is_text) {
 }
 
 text_grid frame_grid(const std::vector<frame_result>& frames) {
-  using group = std::pair<std::string, double>;  // board, line rate
-  std::vector<group> groups;
-  std::vector<int> sizes;
-  for (const auto& f : frames) {
-    if (std::find(groups.begin(), groups.end(), group{f.board, f.line_mbps}) == groups.end()) {
-      groups.emplace_back(f.board, f.line_mbps);
-    }
-    if (std::find(sizes.begin(), sizes.end(), f.frame) == sizes.end()) sizes.push_back(f.frame);
-  }
-  std::sort(sizes.begin(), sizes.end());
-  text_grid g;
-  g.header.emplace_back("frame (bytes)");
-  for (const auto& [board, line] : groups) {
-    const std::string label = board.empty() ? fmt::format("{:g} Mbit/s link", line)
-                                            : fmt::format("{}, {:g} Mbit/s link", board, line);
-    for (const char* what : {"Mbit/s", "frames/s", "% of max"}) {
-      g.header.push_back(fmt::format("{}, {}", what, label));
-    }
-  }
-  for (const int size : sizes) {
-    std::vector<std::string> row{std::to_string(size)};
-    for (const group& column : groups) {
-      const auto it = std::find_if(frames.begin(), frames.end(), [&](const frame_result& f) {
-        return f.frame == size && f.board == column.first && f.line_mbps == column.second;
-      });
-      if (it == frames.end() || !it->fps) {
-        row.push_back(it == frames.end() ? "" : it->note);
-        row.emplace_back("");
-        row.emplace_back("");
-        continue;
-      }
-      row.push_back(fmt::format("{:.2f}", *it->mbps()));
-      row.push_back(fmt::format("{:.0f}", *it->fps));
-      row.push_back(fmt::format("{:.1f}", *it->percent()));
-    }
-    g.rows.push_back(std::move(row));
-  }
-  return g;
+  return per_frame_grid(frames, {"Mbit/s", "frames/s", "% of max"}, [](const frame_result& f) {
+    if (!f.fps) return std::vector<std::string>{f.note, "", ""};
+    return std::vector<std::string>{fmt::format("{:.2f}", *f.mbps()), fmt::format("{:.0f}", *f.fps),
+                                    fmt::format("{:.1f}", *f.percent())};
+  });
 }
 
 std::string frames_markdown(const std::vector<frame_result>& frames) {

@@ -10,9 +10,8 @@
 namespace hil::report {
 
 text_grid y1564_grid(const std::vector<service_result>& services) {
-  const bool several = std::ranges::any_of(services, [&](const service_result& s) {
-    return s.board != services.front().board || s.line_mbps != services.front().line_mbps;
-  });
+  const bool several = std::ranges::any_of(
+      services, [&](const service_result& s) { return port_of(s) != port_of(services.front()); });
   text_grid g;
   if (several) g.header.emplace_back("port");
   for (const char* h : {"frame (bytes)", "step (% of CIR)", "offered (Mbit/s)", "IR (Mbit/s)",
@@ -23,7 +22,7 @@ text_grid y1564_grid(const std::vector<service_result>& services) {
     for (const auto& step : s.steps) {
       std::vector<std::string> row;
       if (several) {
-        row.push_back(port_label(s.board, s.line_mbps));
+        row.push_back(port_label(port_of(s)));
       }
       std::string verdict = step.pass ? "pass" : "fail";
       if (!step.stream.valid) verdict = "sender short of the rate";

@@ -19,6 +19,13 @@ inline constexpr const char* frame_trial_pacing =
     "sender wakes goes out in one sendmmsg burst of at most 64, back to back; a late sender "
     "catches up at no more than twice the offered rate";
 
+// How the peer shapes them when it sends (iperf3 -R): hilperf-peer's engine as above, a stock
+// iperf3 server by its own -b pacing.
+inline constexpr const char* peer_frame_pacing =
+    "sent by the peer (iperf3 -R): hilperf-peer paces as the DUT's engine does (each datagram to "
+    "its own instant up to 10,000 frames/s, above in sendmmsg bursts of at most 64); a stock "
+    "iperf3 server by its own -b pacing";
+
 struct frame_trial_options {
   client_options base;  // server, port, credentials, timeouts; the spec's bind, -R and counters
   std::uint32_t frame_bytes = 64;

@@ -31,6 +31,11 @@ using namespace std::chrono_literals;
 constexpr auto host_drain_limit = 2s;
 constexpr auto host_drain_poll = 2ms;
 constexpr auto udp_drain = 20ms;
+// An untimed test the server sends (-R with -n or -k) ends when all of it arrived, or when
+// nothing more arrived for this long (its tail was lost: a UDP burst the port dropped), or for
+// peer_start_quiet before the first byte.
+constexpr auto peer_tail_quiet = 1s;
+constexpr auto peer_start_quiet = 5s;
 
 // Which way each of the client's streams goes: bidir makes our senders first, then receivers.
 std::vector<traffic::flow_role> client_roles(const measure::test_spec& s) {
@@ -157,9 +162,23 @@ class client_session {
         o_.spec.interval.count() > 0 ? o_.spec.interval : std::chrono::milliseconds(0);
     auto next = step.count() > 0 ? t0 + step : clock::time_point::max();
     auto last_sample = t0;
+    // -R with -n/-k: this side has no sender to reach the limit; it watches what arrives.
+    const bool peer_sends_untimed = !timed && !run_.has_senders();
+    std::pair<std::uint64_t, std::uint64_t> got{0, 0};
+    auto last_arrival = t0;
+    const auto peer_done = [&](clock::time_point now) {
+      const auto g = run_.received();
+      if (g != got) {
+        got = g;
+        last_arrival = now;
+      }
+      if (o_.spec.bytes > 0 && got.first >= o_.spec.bytes) return true;
+      if (o_.spec.blocks > 0 && got.second >= o_.spec.blocks) return true;
+      return now - last_arrival > (got.first == 0 ? peer_start_quiet : peer_tail_quiet);
+    };
     for (;;) {
       const auto now = clock::now();
-      if (timed ? now >= end : run_.senders_done()) break;
+      if (timed ? now >= end : (peer_sends_untimed ? peer_done(now) : run_.senders_done())) break;
       if (o_.abort != nullptr && o_.abort->load()) {
         throw std::system_error(std::make_error_code(std::errc::operation_canceled),
                                 "interrupted; sent CLIENT_TERMINATE to the server");

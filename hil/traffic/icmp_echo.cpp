@@ -1,6 +1,7 @@
 #include "hil/traffic/icmp_echo.hpp"
 
 #include <arpa/inet.h>
+#include <netinet/icmp6.h>
 #include <netinet/ip.h>
 #include <netinet/ip_icmp.h>
 #include <poll.h>
@@ -48,17 +49,19 @@ Header read_header(const std::uint8_t* at) {
   return h;
 }
 
-// Echo request seq of id: the ICMP header with its checksum, then payload bytes 0, 1, 2, ….
-echo_packet echo_request(std::uint16_t id, std::uint16_t seq, std::size_t payload_len) {
+// Echo request seq of id: the ICMP header with its checksum, then payload bytes 0, 1, 2, …. For
+// ICMPv6 the kernel writes the checksum (it covers the IPv6 pseudo-header: RFC 3542 §3.1).
+echo_packet echo_request(bool v6, std::uint16_t id, std::uint16_t seq, std::size_t payload_len) {
   echo_packet packet(sizeof(icmphdr) + payload_len);
-  icmphdr icmp{};
-  icmp.type = ICMP_ECHO;
+  icmphdr icmp{};  // ICMPv6's echo header has the same layout: type, code, checksum, id, seq
+  icmp.type = v6 ? ICMP6_ECHO_REQUEST : ICMP_ECHO;
   icmp.un.echo.id = htons(id);
   icmp.un.echo.sequence = htons(seq);
   for (std::size_t b = 0; b < payload_len; ++b)
     packet[sizeof(icmphdr) + b] = static_cast<std::uint8_t>(b);
   // The checksum covers the header with its checksum field 0, then is written into it.
   std::memcpy(packet.data(), &icmp, sizeof icmp);
+  if (v6) return packet;
   icmp.checksum = htons(checksum(packet.data(), packet.size()));
   std::memcpy(packet.data(), &icmp, sizeof icmp);
   return packet;
@@ -89,7 +92,8 @@ struct reply {
 
 // Reads one datagram from fd (which poll said is readable): an echo reply to id, with its kernel
 // receive time, so the time this thread took to wake is not counted; nullopt for anything else.
-std::optional<reply> read_reply(int fd, std::uint16_t id, std::vector<std::uint8_t>& buf) {
+// A raw IPv4 socket hands over the IP header too, a raw ICMPv6 socket only the ICMPv6 message.
+std::optional<reply> read_reply(int fd, bool v6, std::uint16_t id, std::vector<std::uint8_t>& buf) {
   iovec iov{buf.data(), buf.size()};
   alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(timespec)) + 64> control{};
   msghdr msg{};
@@ -98,6 +102,12 @@ std::optional<reply> read_reply(int fd, std::uint16_t id, std::vector<std::uint8
   msg.msg_control = control.data();
   msg.msg_controllen = control.size();
   const ssize_t n = ::recvmsg(fd, &msg, MSG_DONTWAIT);
+  if (v6) {
+    if (n < static_cast<ssize_t>(sizeof(icmp6_hdr))) return std::nullopt;
+    const auto icmp = read_header<icmp6_hdr>(buf.data());
+    if (icmp.icmp6_type != ICMP6_ECHO_REPLY || ntohs(icmp.icmp6_id) != id) return std::nullopt;
+    return reply{ntohs(icmp.icmp6_seq), receive_stamp(msg).value_or(realtime_now())};
+  }
   if (n < static_cast<ssize_t>(sizeof(iphdr) + 8)) return std::nullopt;
   const auto ip = read_header<iphdr>(buf.data());
   const std::size_t off = ip.ihl * 4U;
@@ -118,12 +128,23 @@ echo_result icmp_echo(const std::string& host, const std::string& ifname, const 
     throw std::invalid_argument(
         fmt::format("an ICMP echo payload of {} bytes: at most {}", o.payload_bytes, max_payload));
   }
-  sockaddr_in to{};
-  to.sin_family = AF_INET;
-  if (::inet_pton(AF_INET, host.c_str(), &to.sin_addr) != 1) {
-    throw std::invalid_argument("not an IPv4 address: " + host);
+  sockaddr_storage to{};
+  socklen_t to_len = 0;
+  bool v6 = false;
+  if (sockaddr_in a{}; ::inet_pton(AF_INET, host.c_str(), &a.sin_addr) == 1) {
+    a.sin_family = AF_INET;
+    std::memcpy(&to, &a, sizeof a);
+    to_len = sizeof a;
+  } else if (sockaddr_in6 a6{}; ::inet_pton(AF_INET6, host.c_str(), &a6.sin6_addr) == 1) {
+    a6.sin6_family = AF_INET6;
+    std::memcpy(&to, &a6, sizeof a6);
+    to_len = sizeof a6;
+    v6 = true;
+  } else {
+    throw std::invalid_argument("not an IPv4 or IPv6 address: " + host);
   }
-  const sys::unique_fd fd(::socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP));
+  const sys::unique_fd fd(v6 ? ::socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMPV6)
+                             : ::socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP));
   if (!fd) sys::throw_last_errno("opening a raw ICMP socket (needs root or CAP_NET_RAW)");
   bind_to_device(fd.get(), ifname);
   const int on = 1;
@@ -151,10 +172,10 @@ echo_result icmp_echo(const std::string& host, const std::string& ifname, const 
     if (!sending && (now >= listen_until || r.received == r.sent)) break;
     if (sending && now >= next_send) {
       const auto seq = static_cast<std::uint16_t>(r.sent + 1);
-      const echo_packet packet = echo_request(id, seq, o.payload_bytes);
+      const echo_packet packet = echo_request(v6, id, seq, o.payload_bytes);
       sent.push_back({realtime_now(), false});
       if (::sendto(fd.get(), packet.data(), packet.size(), 0,
-                   reinterpret_cast<const sockaddr*>(&to), sizeof(to)) < 0) {
+                   reinterpret_cast<const sockaddr*>(&to), to_len) < 0) {
         if (errno != ENETUNREACH && errno != EHOSTUNREACH && errno != ENETDOWN &&
             errno != ENOBUFS) {
           sys::throw_last_errno(fmt::format("sending an ICMP echo to {} through {}", host, ifname));
@@ -173,7 +194,7 @@ echo_result icmp_echo(const std::string& host, const std::string& ifname, const 
                         static_cast<long>(left.count() % 1'000'000'000)};
     pollfd p{fd.get(), POLLIN, 0};
     if (::ppoll(&p, 1, &wait, nullptr) <= 0) continue;
-    const auto got = read_reply(fd.get(), id, buf);
+    const auto got = read_reply(fd.get(), v6, id, buf);
     if (!got || got->seq == 0 || got->seq > sent.size()) continue;
     auto& req = sent[got->seq - 1U];
     const auto rtt = std::max(got->arrived - req.sent_at, std::chrono::nanoseconds(0));

@@ -1,4 +1,5 @@
-// ICMP echo through one interface, as the procedure's first step `ping -I eth0 <peer>` (IPv4).
+// ICMP echo through one interface, as the procedure's first step `ping -I eth0 <peer>` (IPv4),
+// and ICMPv6 echo (ping -6) when the host is an IPv6 address.
 #pragma once
 
 #include <chrono>
@@ -28,8 +29,9 @@ struct echo_options {
 // (as ping -i), and counts each reply that comes within o.timeout of its request, timed by the
 // kernel's receive stamp (a late reply or a duplicate is not counted); returns o.timeout after the
 // last request at the latest. Throws std::invalid_argument for a count outside 0 … 65,535, a
-// payload above 65,507 bytes or a host that is not IPv4, std::system_error when the socket cannot
-// be opened or bound (root is needed for a raw ICMP socket).
+// payload above 65,507 bytes or a host that is neither an IPv4 nor an IPv6 address,
+// std::system_error when the socket cannot be opened or bound (root is needed for a raw ICMP
+// socket).
 echo_result icmp_echo(const std::string& host, const std::string& ifname, const echo_options& o);
 
 // As above with ping's 56-byte payload.

@@ -136,6 +136,21 @@ bool test_run::senders_done() const {
   });
 }
 
+bool test_run::has_senders() const {
+  return std::ranges::any_of(flows_, [](const auto& f) { return sends(*f); });
+}
+
+std::pair<std::uint64_t, std::uint64_t> test_run::received() const {
+  std::pair<std::uint64_t, std::uint64_t> got{0, 0};
+  for (const auto& f : flows_) {
+    if (sends(*f)) continue;
+    const auto s = f->sample();
+    got.first += s.bytes;
+    if (is_udp(*f)) got.second += s.packets;
+  }
+  return got;
+}
+
 std::string test_run::flow_error() const {
   for (const auto& f : flows_) {
     if (f->error()) return fmt::format("stream {}: {}", f->config().id, f->error().message());

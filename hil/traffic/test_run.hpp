@@ -55,6 +55,10 @@ class test_run {
 
   // True when every sender stopped by itself (-n/-k reached) or failed.
   [[nodiscard]] bool senders_done() const;
+  // Whether this side sends on any stream (a -R client does not).
+  [[nodiscard]] bool has_senders() const;
+  // What this side's receivers got so far: payload bytes, and datagrams (UDP) or 0 (TCP).
+  [[nodiscard]] std::pair<std::uint64_t, std::uint64_t> received() const;
   // The first flow error, if any ("stream 3: Connection reset by peer").
   [[nodiscard]] std::string flow_error() const;
   // This side's totals for the results exchange.

@@ -276,6 +276,43 @@ min_percent_by_frame = { jumbo = 10.0, frame64 = 0 }
   }
 }
 
+TEST_F(ProfileDefaults, Rfc2544PathsAreReadEchoedAndValidated) {
+  const profile defaults = parse_profile(minimal, "minimal.toml");
+  EXPECT_EQ(
+      defaults.rfc2544.directions,
+      (std::vector<hil::profile::frame_direction>{hil::profile::frame_direction::dut_transmits}))
+      << "a profile from before the paths runs what it ran";
+  EXPECT_EQ(defaults.rfc2544.ip_versions, (std::vector<int>{4}));
+  const profile p = parse_profile(minimal_with(R"([rfc2544]
+directions = ["dut_receives", "dut_transmits"]
+ip_versions = [4, 6]
+)"),
+                                  "t.toml");
+  EXPECT_EQ(p.rfc2544.directions, (std::vector<hil::profile::frame_direction>{
+                                      hil::profile::frame_direction::dut_receives,
+                                      hil::profile::frame_direction::dut_transmits}));
+  EXPECT_EQ(p.rfc2544.ip_versions, (std::vector<int>{4, 6}));
+  const profile back = parse_profile(echo(p), "echo");
+  EXPECT_EQ(back.rfc2544.directions, p.rfc2544.directions) << "the echo reads back";
+  EXPECT_EQ(back.rfc2544.ip_versions, p.rfc2544.ip_versions);
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"directions = []", "rfc2544.directions: must list at least one direction"},
+           {"directions = [\"dut_transmits\", \"dut_transmits\"]",
+            "rfc2544.directions[1]: lists a direction twice"},
+           {"directions = [\"tx\"]",
+            "rfc2544.directions[0]: must be one of \"dut_transmits\", \"dut_receives\""},
+           {"ip_versions = [4, 5]", "rfc2544.ip_versions: must list 4, 6 or both"},
+           {"ip_versions = [6, 4]", "rfc2544.ip_versions[1]: IP versions must be strictly"},
+           {"ip_versions = [3]", "rfc2544.ip_versions[0]: must be between 4 and 6"}}) {
+    try {
+      (void)parse_profile(minimal_with("[rfc2544]\n" + text + "\n"), "t.toml");
+      ADD_FAILURE() << text << " must be refused";
+    } catch (const profile_error& e) {
+      EXPECT_TRUE(contains(e.what(), message)) << text << ": " << e.what();
+    }
+  }
+}
+
 TEST_F(ProfileDefaults, Y1564KeysAreReadAndValidatedInOnePass) {
   const profile defaults = parse_profile(minimal, "minimal.toml");
   EXPECT_EQ(defaults.y1564.steps_percent, (std::vector<int>{25, 50, 75, 100}));

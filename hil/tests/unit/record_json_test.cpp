@@ -203,6 +203,25 @@ TEST(RecordJson, ReadingNamesTheFieldOfTheWrongType) {
   EXPECT_THROW((void)from_json(j), record_error);
 }
 
+TEST(RecordJson, AFramePathsDirectionIsKeptDefaultedAndChecked) {
+  frame_loss_figures loss;
+  loss.port.frame_bytes = 64;
+  loss.port.direction = "dut_receives";
+  auto j = to_json(record_of(loss));
+  EXPECT_EQ(j["figures"]["direction"], "dut_receives");
+  EXPECT_EQ(std::get<frame_loss_figures>(from_json(j).measured).port.direction, "dut_receives");
+  j["figures"].erase("direction");
+  EXPECT_EQ(std::get<frame_loss_figures>(from_json(j).measured).port.direction, "dut_transmits")
+      << "a record from before the paths: the DUT sent";
+  j["figures"]["direction"] = "rx";
+  try {
+    (void)from_json(j);
+    FAIL() << "an unknown direction was read";
+  } catch (const record_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("figures.direction: \"rx\" is neither"));
+  }
+}
+
 TEST(RecordJson, AnUnknownKindOrANewerSchemaIsRefusedClearly) {
   auto j = to_json(record_of(std::monostate{}));
   j["kind"] = "rfc9999";

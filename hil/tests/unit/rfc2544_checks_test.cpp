@@ -13,7 +13,7 @@ using hil::measure::search_result;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-const frame_limits limits{64, 1000, 1'488'095.2, 95.0, 0};
+const frame_limits limits{64, 1000, 1'488'095.2, 95.0, 0, {}};
 
 search_result found(double fps) {
   search_result r;
@@ -53,7 +53,7 @@ TEST(Rfc2544Checks, NoLossFreeRateAtAllNamesTheMtu) {
   hil::measure::trial_record t;
   t.outcome = {14'881, 14'881, 14'881, 0};
   r.trials = {t};
-  const frame_limits jumbo{9018, 1000, 13'830.5, 95.0, 0.001};
+  const frame_limits jumbo{9018, 1000, 13'830.5, 95.0, 0.001, {}};
   const auto v = check_frame_throughput(jumbo, r);
   EXPECT_FALSE(v.pass);
   EXPECT_THAT(v.observed, HasSubstr("no rate with at most 0.1 % loss (lowest tried 14881"));
@@ -67,7 +67,7 @@ using hil::measure::latency_limits;
 using hil::measure::latency_trial;
 
 // 64-byte frames on a 10 Mbit/s port at 95 % of its media maximum for 2 s; limit: median 5 ms.
-const latency_limits limits{64, 10, 14880.95, 95.0, 5.0, 0};
+const latency_limits limits{64, 10, 14880.95, 95.0, 5.0, 0, {}};
 
 latency_trial healthy() {
   latency_trial t;

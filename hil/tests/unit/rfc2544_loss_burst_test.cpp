@@ -47,7 +47,7 @@ TEST(Rfc2544FrameLoss, ALineRatePortSettlesAfterTwoLoadsWithoutLoss) {
   EXPECT_DOUBLE_EQ(r.steps[0].load, 1.0);
   EXPECT_DOUBLE_EQ(r.steps[1].load, 0.9);
   EXPECT_TRUE(r.settled);
-  const hil::measure::frame_limits l{64, 10, line_10m_64, 95, 0};
+  const hil::measure::frame_limits l{64, 10, line_10m_64, 95, 0, {}};
   const auto v = hil::measure::check_frame_loss(l, r);
   EXPECT_TRUE(v.pass) << v.observed;
   EXPECT_EQ(v.observed_value, 0.0);
@@ -65,14 +65,14 @@ TEST(Rfc2544FrameLoss, APortAtHalfItsLineRateLosesTheExcessAtEachLoadDownToIt) {
   EXPECT_NEAR(r.steps[0].trial.outcome.loss_ratio(), 0.5, 1e-3);
   EXPECT_NEAR(r.steps[1].trial.outcome.loss_ratio(), 1 - 0.5 / 0.9, 1e-3);
   EXPECT_TRUE(r.steps[5].trial.passed);
-  const hil::measure::frame_limits l{64, 10, line_10m_64, 95, 0};
+  const hil::measure::frame_limits l{64, 10, line_10m_64, 95, 0, {}};
   const auto v = hil::measure::check_frame_loss(l, r);
   EXPECT_FALSE(v.pass);
   EXPECT_NEAR(*v.observed_value, 100 * (1 - 0.5 / 0.9), 0.1) << "the worst step at or below 95 %";
   EXPECT_THAT(v.observed, HasSubstr("at 90 % of the media maximum"));
   EXPECT_THAT(v.cause, HasSubstr("at 90 % of its line rate"));
   // With the floor at half the line rate the same sweep passes: nothing lost at or below it.
-  const hil::measure::frame_limits half{64, 10, line_10m_64, 50, 0};
+  const hil::measure::frame_limits half{64, 10, line_10m_64, 50, 0, {}};
   EXPECT_TRUE(hil::measure::check_frame_loss(half, r).pass);
 }
 
@@ -81,7 +81,7 @@ TEST(Rfc2544FrameLoss, APortThatNeverCarriesRunsEveryStepAndFails) {
       sweep_frame_loss(sweep_options(), [](double fps, auto d) { return port(0, fps, d); });
   EXPECT_EQ(r.steps.size(), 10U) << "100 % down to 10 %";
   EXPECT_FALSE(r.settled);
-  const auto v = hil::measure::check_frame_loss({64, 10, line_10m_64, 30, 0}, r);
+  const auto v = hil::measure::check_frame_loss({64, 10, line_10m_64, 30, 0, {}}, r);
   EXPECT_FALSE(v.pass);
   EXPECT_EQ(v.observed_value, 100.0);
   EXPECT_THAT(v.observed, HasSubstr("did not find two loss-free loads"));
@@ -94,7 +94,7 @@ TEST(Rfc2544FrameLoss, ASenderThatCannotKeepTheLoadStopsTheSweepAsTheToolsLimit)
   EXPECT_THAT(*r.tool_limited, HasSubstr("sent 5000"));
   EXPECT_EQ(r.trials.size(), 3U) << "measured again twice";
   EXPECT_TRUE(r.steps.empty());
-  const auto v = hil::measure::check_frame_loss({64, 10, line_10m_64, 95, 0}, r);
+  const auto v = hil::measure::check_frame_loss({64, 10, line_10m_64, 95, 0, {}}, r);
   EXPECT_FALSE(v.pass);
   EXPECT_FALSE(v.observed_value);
   EXPECT_THAT(v.cause, HasSubstr("not the link"));
@@ -153,7 +153,7 @@ TEST(Rfc2544BackToBack, APortThatCarriesLineRateTakesTheLongestBurstWhole) {
   EXPECT_EQ(r.longest, (std::vector<std::uint64_t>{29'762, 29'762, 29'762}));
   EXPECT_EQ(r.trials.size(), 3U);
   EXPECT_EQ(r.spread(), 0.0);
-  const auto v = hil::measure::check_back_to_back({64, 10, line_10m_64, 29'762, 100}, r);
+  const auto v = hil::measure::check_back_to_back({64, 10, line_10m_64, 29'762, 100, {}}, r);
   EXPECT_TRUE(v.pass) << v.observed;
   EXPECT_EQ(v.check, "Rfc2544BackToBack frame64");
   EXPECT_DOUBLE_EQ(*v.observed_value, 29'762);
@@ -170,7 +170,7 @@ TEST(Rfc2544BackToBack, APortAtHalfLineRateHoldsTwiceItsQueue) {
     EXPECT_GE(n, 990U) << "within 1 % of the answer";
   }
   EXPECT_LE(r.trials.size(), 3U * 20) << "a binary search, not a walk";
-  const auto v = hil::measure::check_back_to_back({64, 10, line_10m_64, 29'762, 100}, r);
+  const auto v = hil::measure::check_back_to_back({64, 10, line_10m_64, 29'762, 100, {}}, r);
   EXPECT_FALSE(v.pass);
   EXPECT_NEAR(*v.observed_value, 1000, 10);
   EXPECT_THAT(v.cause, HasSubstr("txqueuelen"));
@@ -181,7 +181,7 @@ TEST(Rfc2544BackToBack, ASlowSenderSaysItsGapsWereWiderThanTheMinimum) {
   const auto r = find_back_to_back(
       burst(), [](double fps, std::uint64_t n) { return queued_port(1e9, 0, fps, n, 9000); });
   EXPECT_DOUBLE_EQ(r.slowest_below_line_rate(), 9000);
-  const auto v = hil::measure::check_back_to_back({64, 10, line_10m_64, 29'762, 100}, r);
+  const auto v = hil::measure::check_back_to_back({64, 10, line_10m_64, 29'762, 100, {}}, r);
   EXPECT_TRUE(v.pass) << "the DUT's port took every burst the DUT could send";
   EXPECT_THAT(v.observed, HasSubstr("9000 frames/s, below line rate"));
 }

@@ -16,7 +16,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // 512-byte frames on 10 Mbit/s: 2,349.6 frames/s at the line rate; CIR 8 Mbit/s of frames.
-const y1564_limits limits{512, 10, 10e6 / ((512 + 20) * 8.0), 8, 0, 5, 2};
+const y1564_limits limits{512, 10, 10e6 / ((512 + 20) * 8.0), 8, 0, 5, 2, {}};
 
 // A step of 2 s at percent of the CIR: the stream sent on schedule and lost `lost` frames; 100
 // probes, all answered, median 0.1 ms, p99 0.3, minimum 0.05.

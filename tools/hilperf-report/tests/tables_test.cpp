@@ -285,6 +285,26 @@ TEST(TablesRows, TheY1564TableNamesThePortWhenTheResultsHoldSeveral) {
   EXPECT_EQ(g.rows[2][0], "board-a, 1000 Mbit/s link");
 }
 
+TEST(TablesRows, EachFramePathHasItsOwnColumnGroupAndTheRecordKeepsIt) {
+  auto records = frame_records();
+  records.resize(2);  // the 10 Mbit/s link's 1518 and 64 bytes, the DUT sending
+  auto receives = records[1];
+  receives.case_name += "_ipv6_dut_receives";
+  auto& f = std::get<record::frame_throughput_figures>(receives.measured);
+  f.direction = "dut_receives";
+  f.ip_version = 6;
+  f.throughput_fps = 7'440.5;
+  records.push_back(receives);
+  const auto g = frame_grid(build_model(records).frames);
+  ASSERT_EQ(g.header.size(), 7U);
+  EXPECT_EQ(g.header[1], "Mbit/s, 10 Mbit/s link");
+  EXPECT_EQ(g.header[4], "Mbit/s, 10 Mbit/s link, IPv6, DUT receives");
+  ASSERT_EQ(g.rows.size(), 2U);
+  EXPECT_EQ(g.rows[0][3], "100.0");
+  EXPECT_EQ(g.rows[0][6], "50.0") << "the receiving path's own figure, not merged";
+  EXPECT_EQ(g.rows[1][4], "") << "no 1518-byte row on that path";
+}
+
 TEST(TablesRows, RunWithoutNetperfRecordsHasNoNetperfTable) {
   const auto records = test::records_of(R"({"case":"Link.LinkState","pass":true})"
                                         "\n");
