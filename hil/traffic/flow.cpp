@@ -16,6 +16,7 @@
 
 #include "hil/measure/pacing.hpp"
 #include "hil/sys/error.hpp"
+#include "hil/traffic/payload_file.hpp"
 
 namespace hil::traffic {
 
@@ -205,6 +206,10 @@ void flow::run(const std::stop_token& stop) {
 
 void flow::tcp_send(const std::stop_token& stop) {
   const auto block = random_block(config_.block_len, config_.payload_seed);
+  // Zero-copy where the kernel offers a memfd: sendfile(2) lends TCP the file's pages, where
+  // send(2) copies the block out of this buffer on every write (payload_file.hpp).
+  const auto file = payload_file::of(block);
+  if (file) payload_file::block_sigpipe();
   const bool paced = config_.bitrate_bps != 0;
   const auto start = schedule_start_;
   const measure::pacer pacer(paced ? config_.bitrate_bps : 1, config_.block_len, start);
@@ -218,7 +223,8 @@ void flow::tcp_send(const std::stop_token& stop) {
     }
     std::size_t n = block.size();
     if (config_.byte_limit != 0) n = std::min<std::uint64_t>(n, config_.byte_limit - bytes_.load());
-    const ssize_t sent = ::send(fd_.get(), block.data(), n, MSG_NOSIGNAL);
+    const ssize_t sent =
+        file ? file->send_to(fd_.get(), n) : ::send(fd_.get(), block.data(), n, MSG_NOSIGNAL);
     if (sent < 0) {
       if (transient(errno)) continue;
       fail(errno);

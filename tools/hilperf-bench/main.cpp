@@ -1,11 +1,14 @@
-// hilperf-bench: ours against stock iperf3 (the first --iperf3, Debian's on PATH by default), side
-// by side in one run on an unshaped simulated bench of its own, printing ratios:
-//   TCP single stream Gbit/s and CPU-seconds per GB; UDP 548-byte unpaced datagrams/s received
-//   with loss; paced -b 100M -t 5 counts at 548/1472/2972 against the ideal; pacing smoothness
-//   (p99 deviation of the gaps between datagrams, seen on the receiving interface);
-//   and the RFC 2544 sender (frame_rate.hpp): 64-byte frames/s ours offers on schedule against
-//   every --iperf3 at -l 18 -b 0.
-// Not a pass/fail test: it reports figures. Needs root (namespaces, AF_PACKET).
+// hilperf-bench: ours against stock iperf3 (every --iperf3, Debian's on PATH by default), side by
+// side in one run on simulated benches of its own, printing ratios. Three tables (--only picks):
+//   unshaped: against the first --iperf3 on an unshaped veth: TCP single stream Gbit/s and
+//     CPU-seconds per GB; UDP 548-byte unpaced datagrams/s received with loss; paced -b 100M -t 5
+//     counts at 548/1472/2972 against the ideal; pacing smoothness (p99 deviation of the gaps
+//     between datagrams, seen on the receiving interface);
+//   board: against every --iperf3 with the DUT side on a board's CPU (board_cpu.hpp: a cgroup
+//     quota per --dut-cpu, board-like offloads);
+//   frames: the RFC 2544 sender (frame_rate.hpp): 64-byte frames/s ours offers on schedule
+//     against every --iperf3 at -l 18 -b 0.
+// Not a pass/fail test: it reports figures. Needs root (namespaces, cgroups, AF_PACKET).
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +20,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "board_cpu.hpp"
 #include "frame_rate.hpp"
 #include "gap_probe.hpp"
 #include "hil/bench/sim_bench.hpp"
@@ -28,17 +32,11 @@
 namespace {
 
 using namespace std::chrono_literals;
+using hil::bench_tool::contender;
 using hil::report::iperf3_summary;
 
 constexpr std::array<std::size_t, 3> paced_lengths{548, 1472, 2972};
 constexpr std::uint64_t paced_rate = 100'000'000;
-
-struct tool {
-  std::string name;
-  std::vector<std::string> server;  // run in the peer namespace
-  std::string ready;                // what the server prints once it listens
-  std::string client;               // the client binary
-};
 
 struct figures {
   double tcp_gbps = 0;
@@ -53,7 +51,7 @@ struct figures {
 
 class runner {
  public:
-  runner(const hil::bench::sim_layout& l, const tool& t) : l_(l), t_(t) {}
+  runner(const hil::bench::sim_layout& l, const contender& t) : l_(l), t_(t) {}
 
   // One client run with -J in the DUT namespace, parsed.
   iperf3_summary client(std::vector<std::string> args) const {
@@ -65,6 +63,7 @@ class runner {
                                   "-c",
                                   l_.peer_ipv4.substr(0, l_.peer_ipv4.find('/')),
                                   "-J"};
+    argv.insert(argv.end(), t_.flags.begin(), t_.flags.end());
     argv.insert(argv.end(), args.begin(), args.end());
     hil::sys::child_process c(argv);
     if (!c.wait(180s)) throw std::runtime_error(t_.name + " client did not finish");
@@ -122,18 +121,8 @@ class runner {
 
  private:
   const hil::bench::sim_layout& l_;
-  const tool& t_;
+  const contender& t_;
 };
-
-// "iperf 3.12" from `binary --version`'s first line ("iperf 3.12 (cJSON 1.7.15)"), else the path.
-std::string version_of(const std::string& binary) {
-  hil::sys::child_process v({binary, "--version"});
-  if (!v.wait(10s)) return binary;
-  const std::string out = v.output();
-  const std::string first = out.substr(0, out.find('\n'));
-  const auto paren = first.find(" (");
-  return first.empty() ? binary : first.substr(0, paren);
-}
 
 void print_frames(const std::vector<std::pair<std::string, hil::bench_tool::frame_rate>>& rows) {
   constexpr double media_max = 1e9 / ((64 + 20) * 8.0);
@@ -195,47 +184,71 @@ void print(const std::string& stock_name, const figures& stock, const figures& o
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app("hilperf-bench: hilperf against stock iperf3 on an unshaped simulated bench");
+  CLI::App app("hilperf-bench: hilperf against stock iperf3 on simulated benches of its own");
   int seconds = 5;
-  std::vector<std::string> stock_binaries{"iperf3"};
-  bool frames_only = false;
-  app.add_option("-t,--time", seconds, "seconds per TCP and unpaced UDP run")
+  std::vector<std::string> stock_specs{"iperf3"};
+  std::vector<std::string> only;
+  hil::bench_tool::board_cpu_options board;
+  app.add_option("-t,--time", seconds, "seconds per TCP and unpaced UDP run (unshaped, frames)")
       ->capture_default_str();
-  app.add_option("--iperf3", stock_binaries,
-                 "a stock iperf3 to compare with (repeatable; the first gets the full table)")
+  app.add_option("--iperf3", stock_specs,
+                 "a stock iperf3 to compare with, 'PATH [FLAG ...]' (repeatable; the first gets "
+                 "the unshaped table; the flags go to every client run: -Z, --gsro)")
       ->capture_default_str();
-  app.add_flag("--frames-only", frames_only, "only the 64-byte frame-rate comparison");
+  app.add_option("--only", only, "run only these tables (repeatable)")
+      ->check(CLI::IsMember({"unshaped", "board", "frames"}));
+  app.add_option("--dut-cpu", board.quotas,
+                 "board table: the DUT side's CPU quota, percent of one core (repeatable; 0 = "
+                 "uncapped)")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  app.add_option("--board-time", board.seconds, "board table: seconds per run")
+      ->check(CLI::Range(1, 60))
+      ->capture_default_str();
+  app.add_option("--runs", board.runs, "board table: runs per tool and figure (median printed)")
+      ->check(CLI::Range(1, 15))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  const auto wanted = [&only](const std::string& table) {
+    return only.empty() || std::find(only.begin(), only.end(), table) != only.end();
+  };
   try {
-    // Unshaped: the engines, not the link, are measured.
-    hil::bench::sim_layout l = hil::bench::private_layout("b", "eth0");
-    l.peer_mtu = 9000;
-    const hil::bench::bench_session bench(l);
-    std::vector<tool> stock;
-    for (const auto& binary : stock_binaries) {
-      stock.push_back(
-          {version_of(binary), {binary, "-s", "--forceflush"}, "Server listening", binary});
-    }
+    std::vector<contender> stock;
+    for (const auto& spec : stock_specs) stock.push_back(hil::bench_tool::stock_iperf3(spec));
     // $HILPERF_PEER_BINARY / $HILPERF_BINARY, else next to this program once installed, else the
     // build tree's (hil/sys/install_paths.hpp).
     const auto peer =
         hil::sys::locate_installed("HILPERF_PEER_BINARY", "hilperf-peer", HILPERF_PEER_BINARY);
     const auto client = hil::sys::locate_installed("HILPERF_BINARY", "hilperf", HILPERF_BINARY);
-    const tool ours{"hilperf", {peer.string(), "-s"}, "listening on port", client.string()};
-    std::cout << "hilperf-bench: " << seconds << " s runs on " << l.dut_netns << " <-> "
-              << l.peer_netns << " (veth, unshaped)\n"
-              << std::flush;
-    if (!frames_only) {
-      const figures a = runner(l, stock.front()).measure(seconds);
-      const figures b = runner(l, ours).measure(seconds);
-      print(stock.front().name, a, b);
+    const contender ours{
+        "hilperf", client.string(), {}, {peer.string(), "-s"}, "listening on port"};
+    if (wanted("unshaped") || wanted("frames")) {
+      // Unshaped: the engines, not the link, are measured.
+      hil::bench::sim_layout l = hil::bench::private_layout("b", "eth0");
+      l.peer_mtu = 9000;
+      const hil::bench::bench_session bench(l);
+      std::cout << "hilperf-bench: " << seconds << " s runs on " << l.dut_netns << " <-> "
+                << l.peer_netns << " (veth, unshaped)\n"
+                << std::flush;
+      if (wanted("unshaped")) {
+        const figures a = runner(l, stock.front()).measure(seconds);
+        const figures b = runner(l, ours).measure(seconds);
+        print(stock.front().name, a, b);
+      }
+      if (wanted("frames")) {
+        std::vector<std::pair<std::string, hil::bench_tool::frame_rate>> rows;
+        rows.emplace_back("hilperf (paced, schedule kept)", runner(l, ours).frames(true, 2));
+        for (const auto& t : stock) {
+          rows.emplace_back(t.name + " -b 0", runner(l, t).frames(false, seconds));
+        }
+        print_frames(rows);
+      }
     }
-    std::vector<std::pair<std::string, hil::bench_tool::frame_rate>> rows;
-    rows.emplace_back("hilperf (paced, schedule kept)", runner(l, ours).frames(true, 2));
-    for (const auto& t : stock) {
-      rows.emplace_back(t.name + " -b 0", runner(l, t).frames(false, seconds));
+    if (wanted("board")) {
+      std::vector<contender> tools{ours};
+      tools.insert(tools.end(), stock.begin(), stock.end());
+      hil::bench_tool::compare_on_board_cpu(tools, board, std::cout);
     }
-    print_frames(rows);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "hilperf-bench: " << e.what() << '\n';

@@ -1,0 +1,48 @@
+// A board-like CPU for processes of the simulated bench: a cgroup of its own (the v1 controllers
+// cpu and cpuacct, under /sys/fs/cgroup/cpu and /sys/fs/cgroup/cpuacct, or both at one place when
+// they are mounted together; cgroup v2 is not supported) that caps its processes at a share of one
+// core (the CFS quota: percent · 1 ms of every 100 ms period) and counts the CPU time they use. The
+// groups are made on construction and removed on destruction, so nothing of the host's cgroups
+// stays changed.
+//
+// A process joins it by running through command(): a shell writes its own pid into the groups and
+// then execs the command, so the command and everything it forks are inside before they start.
+// Join before `ip netns exec`, which remounts /sys for the namespace and hides the host's cgroups.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace hil::sys {
+
+class cpu_cgroup {
+ public:
+  // A group named hilperf-<tag><pid> capped at percent_of_a_core (1–100000; 100 is one whole
+  // core), or uncapped (only counted) with 0. Throws std::system_error naming the file when the
+  // cgroup file system refuses (not root, no v1 cpu or cpuacct controller), std::invalid_argument
+  // for a percentage out of range.
+  cpu_cgroup(const std::string& tag, int percent_of_a_core);
+  ~cpu_cgroup();  // removes the groups; a process still inside keeps one (printed to stderr)
+  cpu_cgroup(const cpu_cgroup&) = delete;
+  cpu_cgroup& operator=(const cpu_cgroup&) = delete;
+
+  // argv run inside the groups (sh -c 'echo $$ > …/cgroup.procs … && exec "$@"').
+  [[nodiscard]] std::vector<std::string> command(const std::vector<std::string>& argv) const;
+
+  // CPU time every process that was ever inside used, user and system together, since the groups
+  // were made (cpuacct.usage). Throws std::system_error when
+  // the counter cannot be read.
+  [[nodiscard]] std::chrono::nanoseconds used() const;
+
+  // The cap this group was made with, 0 for none.
+  [[nodiscard]] int percent_of_a_core() const noexcept { return percent_; }
+
+ private:
+  std::vector<std::filesystem::path> dirs_;  // one per hierarchy the group lives in, cpu first
+  std::filesystem::path usage_dir_;          // the one that counts CPU time
+  int percent_;
+};
+
+}  // namespace hil::sys

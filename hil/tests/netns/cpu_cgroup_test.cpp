@@ -1,0 +1,63 @@
+// cpu_cgroup on the real cgroup v1 file system: a command joins both groups before it execs, the
+// quota is what was asked, CPU time is counted, and nothing is left behind.
+#include "hil/sys/cpu_cgroup.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <stdexcept>
+
+#include "hil/sys/child_process.hpp"
+#include "hil/sys/text_file.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+const std::string group = "hilperf-cgtest" + std::to_string(::getpid());
+
+std::string run_inside(const hil::sys::cpu_cgroup& g, const std::vector<std::string>& argv) {
+  hil::sys::child_process c(g.command(argv));
+  const auto status = c.wait(30s);
+  EXPECT_EQ(status, 0) << c.output();
+  return c.output();
+}
+
+TEST(CpuCgroup, ACommandRunsInsideBothGroupsUnderTheQuotaAndTheGroupsGoAway) {
+  {
+    const hil::sys::cpu_cgroup g("cgtest", 25);
+    EXPECT_EQ(hil::sys::read_text_file("/sys/fs/cgroup/cpu/" + group + "/cpu.cfs_quota_us", 64),
+              "25000\n");
+    const std::string where = run_inside(g, {"cat", "/proc/self/cgroup"});
+    EXPECT_THAT(where, HasSubstr(":cpu:/" + group + "\n")) << where;
+    EXPECT_THAT(where, HasSubstr(":cpuacct:/" + group + "\n")) << where;
+  }
+  EXPECT_FALSE(fs::exists("/sys/fs/cgroup/cpu/" + group));
+  EXPECT_FALSE(fs::exists("/sys/fs/cgroup/cpuacct/" + group));
+}
+
+TEST(CpuCgroup, NoQuotaOnlyCountsAndTheCountStartsAtZero) {
+  const hil::sys::cpu_cgroup g("cgtest", 0);
+  EXPECT_EQ(hil::sys::read_text_file("/sys/fs/cgroup/cpu/" + group + "/cpu.cfs_quota_us", 64),
+            "-1\n");
+  EXPECT_EQ(g.used(), 0ns);
+  // A loop that needs CPU time: what it used is counted, arguments pass through unchanged.
+  const std::string out = run_inside(
+      g,
+      {"sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; echo \"$1\"", "sh", "a b"});
+  EXPECT_EQ(out, "a b\n");
+  EXPECT_GT(g.used(), 0ns);
+}
+
+TEST(CpuCgroup, RefusesAQuotaOutOfRangeAndLeavesNothing) {
+  EXPECT_THROW(hil::sys::cpu_cgroup("cgtest", -1), std::invalid_argument);
+  EXPECT_THROW(hil::sys::cpu_cgroup("cgtest", 100'001), std::invalid_argument);
+  EXPECT_FALSE(fs::exists("/sys/fs/cgroup/cpu/" + group));
+}
+
+}  // namespace

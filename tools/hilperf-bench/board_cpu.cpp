@@ -1,0 +1,249 @@
+#include "board_cpu.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "hil/bench/sim_bench.hpp"
+#include "hil/report/iperf3_json.hpp"
+#include "hil/sys/child_process.hpp"
+#include "hil/sys/cpu_cgroup.hpp"
+#include "hil/sys/process.hpp"
+
+namespace hil::bench_tool {
+
+namespace {
+
+using namespace std::chrono_literals;
+using report::iperf3_summary;
+
+constexpr int first_port = 5301;
+constexpr int port_mbit = 1000;       // the port of the CPU-per-GB figures
+constexpr int max_frame = 9000 + 18;  // the peer end's MTU on this bench, as a frame
+
+// "iperf 3.12" from `binary --version`'s first line ("iperf 3.12 (cJSON 1.7.15)"), else the path.
+std::string version_of(const std::string& binary) {
+  sys::child_process v({binary, "--version"});
+  if (!v.wait(10s)) return binary;
+  const std::string out = v.output();
+  const std::string first = out.substr(0, out.find('\n'));
+  return first.empty() ? binary : first.substr(0, first.find(" ("));
+}
+
+enum class better { higher, lower };
+
+// One row of the table: what the clients are asked and what is read off a run.
+struct figure {
+  std::string what;
+  std::vector<std::string> args;  // after -c host -p port -J and the tool's flags
+  bool on_1g_port = false;        // through the 1 Gbit/s port (else unshaped)
+  better sense = better::higher;
+  std::string target;  // the issue's, for hilperf against the best of the others
+  // The value of one run: its summary and the CPU time the DUT side spent on it.
+  std::function<double(const iperf3_summary&, std::chrono::nanoseconds)> value;
+  bool with_loss = false;  // a UDP row: the same runs' loss % on a row of its own below
+};
+
+double received_per_s(const iperf3_summary& s) {
+  return static_cast<double>(s.packets - s.lost_packets) / s.duration_s;
+}
+
+double cpu_s_per_gb(const iperf3_summary& s, std::chrono::nanoseconds cpu) {
+  return std::chrono::duration<double>(cpu).count() / (static_cast<double>(s.received_bytes) / 1e9);
+}
+
+std::vector<figure> figures(int seconds) {
+  const std::string t = std::to_string(seconds);
+  const auto gbps = [](const iperf3_summary& s, auto) { return s.received_bps / 1e9; };
+  const auto pps = [](const iperf3_summary& s, auto) { return received_per_s(s); };
+  const std::string tcp_target = ">= 1.0x, aim 1.3x";
+  const std::vector<std::string> udp{"-u", "-b", "0", "-t", t, "-l"};
+  const auto with = [](std::vector<std::string> a, const std::string& last) {
+    a.push_back(last);
+    return a;
+  };
+  return {
+      {"TCP, the DUT sends, Gbit/s", {"-t", t}, false, better::higher, tcp_target, gbps, false},
+      {"TCP, the DUT receives (-R), Gbit/s",
+       {"-R", "-t", t},
+       false,
+       better::higher,
+       tcp_target,
+       gbps,
+       false},
+      {"UDP 1472 B, datagrams/s received", with(udp, "1472"), false, better::higher, ">= 1.5x", pps,
+       true},
+      {"UDP 18 B (64 B frames), datagrams/s received", with(udp, "18"), false, better::higher,
+       "reported", pps, true},
+      {"CPU-s per GB at 1 Gbit/s, the DUT sends",
+       {"-t", t},
+       true,
+       better::lower,
+       "<= 0.7x",
+       cpu_s_per_gb,
+       false},
+      {"CPU-s per GB at 1 Gbit/s, the DUT receives",
+       {"-R", "-t", t},
+       true,
+       better::lower,
+       "<= 0.7x",
+       cpu_s_per_gb,
+       false},
+  };
+}
+
+// The bench's ports made board-like (see the header): no segmentation offload, software GRO.
+void board_like_offloads(const bench::sim_layout& l) {
+  for (const auto& [ns, dev] :
+       {std::pair{l.dut_netns, l.dut_interface}, std::pair{l.peer_netns, l.peer_interface}}) {
+    sys::run_checked({"ip", "netns", "exec", ns, "ethtool", "-K", dev, "tso", "off",
+                      "tx-udp-segmentation", "off", "gro", "on"});
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+class board_run {
+ public:
+  board_run(const bench::sim_layout& l, const std::vector<contender>& tools, int quota)
+      : l_(l), tools_(tools), cgroup_("bench", quota) {
+    for (std::size_t i = 0; i < tools_.size(); ++i) {
+      std::vector<std::string> argv{"ip", "netns", "exec", l_.peer_netns};
+      argv.insert(argv.end(), tools_[i].server.begin(), tools_[i].server.end());
+      argv.insert(argv.end(), {"-p", std::to_string(first_port + static_cast<int>(i))});
+      servers_.push_back(std::make_unique<sys::child_process>(argv));
+      if (!servers_.back()->wait_for_output(tools_[i].ready, 10s)) {
+        throw std::runtime_error(tools_[i].name +
+                                 " server did not start: " + servers_.back()->output());
+      }
+    }
+  }
+
+  // One client run of tool i inside the cgroup: its summary and the CPU time it took.
+  std::pair<iperf3_summary, std::chrono::nanoseconds> client(std::size_t i,
+                                                             const std::vector<std::string>& args) {
+    const contender& t = tools_[i];
+    std::vector<std::string> argv{"ip",
+                                  "netns",
+                                  "exec",
+                                  l_.dut_netns,
+                                  t.client,
+                                  "-c",
+                                  l_.peer_ipv4.substr(0, l_.peer_ipv4.find('/')),
+                                  "-p",
+                                  std::to_string(first_port + static_cast<int>(i)),
+                                  "-J"};
+    argv.insert(argv.end(), t.flags.begin(), t.flags.end());
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto before = cgroup_.used();
+    sys::child_process c(cgroup_.command(argv));
+    if (!c.wait(180s)) throw std::runtime_error(t.name + " client did not finish");
+    const auto cpu = cgroup_.used() - before;
+    auto s = report::parse_iperf3_json(c.output());
+    if (!s.error.empty()) throw std::runtime_error(t.name + ": " + s.error);
+    return {s, cpu};
+  }
+
+ private:
+  const bench::sim_layout& l_;
+  const std::vector<contender>& tools_;
+  sys::cpu_cgroup cgroup_;
+  std::vector<std::unique_ptr<sys::child_process>> servers_;
+};
+
+void print_header(const std::vector<contender>& tools, std::ostream& out) {
+  std::string head = fmt::format("| {:<46} |", "figure");
+  std::string rule = "|" + std::string(48, '-') + "|";
+  for (const auto& t : tools) {
+    head += fmt::format(" {:>22} |", t.name);
+    rule += std::string(24, '-') + "|";
+  }
+  head += fmt::format(" {:>15} | {:<18} |", "ours/best other", "target");
+  rule += std::string(17, '-') + "|" + std::string(20, '-') + "|";
+  out << head << '\n' << rule << '\n';
+}
+
+void print_row(const figure& f, const std::vector<double>& medians, std::ostream& out) {
+  std::string row = fmt::format("| {:<46} |", f.what);
+  for (const double v : medians) row += fmt::format(" {:>22.4g} |", v);
+  std::optional<double> best;
+  for (std::size_t i = 1; i < medians.size(); ++i) {
+    if (!best || (f.sense == better::higher ? medians[i] > *best : medians[i] < *best)) {
+      best = medians[i];
+    }
+  }
+  const bool ratio = !f.target.empty() && best && *best > 0;
+  row += fmt::format(" {:>15} | {:<18} |", ratio ? fmt::format("{:.2f}x", medians[0] / *best) : "-",
+                     f.target);
+  out << row << '\n' << std::flush;
+}
+
+}  // namespace
+
+contender stock_iperf3(const std::string& spec) {
+  std::istringstream words(spec);
+  std::vector<std::string> parts;
+  for (std::string w; words >> w;) parts.push_back(w);
+  if (parts.empty()) throw std::invalid_argument("--iperf3 names no binary");
+  contender c{version_of(parts[0]),
+              parts[0],
+              {parts.begin() + 1, parts.end()},
+              {parts[0], "-s", "--forceflush"},
+              "Server listening"};
+  for (const auto& f : c.flags) c.name += " " + f;
+  return c;
+}
+
+void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_options& o,
+                          std::ostream& out) {
+  bench::sim_layout l = bench::private_layout("c", "eth0");
+  l.peer_mtu = 9000;
+  const bench::bench_session bench(l);
+  board_like_offloads(l);
+  const auto rows = figures(o.seconds);
+  for (const int quota : o.quotas) {
+    out << fmt::format(
+        "\nThe DUT side capped at {} (cgroup cpu quota), ports without segmentation offload; "
+        "median of {} runs of {} s, the tools taking turns\n",
+        quota == 0 ? std::string("nothing") : fmt::format("{} % of one core", quota), o.runs,
+        o.seconds);
+    print_header(tools, out);
+    board_run run(l, tools, quota);
+    for (const auto& f : rows) {
+      std::optional<bench::ethernet_port> port;
+      if (f.on_1g_port) port.emplace(l, port_mbit, max_frame);
+      std::vector<std::vector<double>> values(tools.size());
+      std::vector<std::vector<double>> losses(tools.size());
+      for (int r = 0; r < o.runs; ++r) {
+        for (std::size_t i = 0; i < tools.size(); ++i) {
+          const auto [s, cpu] = run.client(i, f.args);
+          values[i].push_back(f.value(s, cpu));
+          losses[i].push_back(s.lost_percent);
+        }
+      }
+      const auto medians = [](const std::vector<std::vector<double>>& v) {
+        std::vector<double> m;
+        for (const auto& x : v) m.push_back(median(x));
+        return m;
+      };
+      print_row(f, medians(values), out);
+      if (f.with_loss) {
+        const figure loss{"  the same runs' loss %", {}, false, better::lower, "", {}, false};
+        print_row(loss, medians(losses), out);
+      }
+    }
+  }
+}
+
+}  // namespace hil::bench_tool

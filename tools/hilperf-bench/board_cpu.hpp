@@ -1,0 +1,49 @@
+// The board-CPU comparison (issue 15): what each tool reaches when the DUT side has a board's CPU,
+// not a runner's. The DUT side — every client, in the DUT namespace — runs in a cgroup capped at a
+// share of one core (25 % and 50 % by default: a Cortex-A core busy with other work stands in as
+// well as any), which also counts the CPU time it uses; the peer's servers are not capped (a lab
+// PC). Each tool talks to its own server, on a bench of its own whose veth pair behaves like a
+// board's port rather than like a pipe between namespaces: no TCP or UDP segmentation offload
+// (the DUT's CPU cuts every segment, as on a board whose MAC has no TSO/USO), software GRO on
+// receive (as every NAPI driver does).
+//
+// Figures, each the median of `runs` runs with the tools taking turns:
+//   TCP goodput each way (the DUT sends; the DUT receives, -R), Gbit/s;
+//   UDP datagrams/s the peer received of 1472-byte payloads (a 1518-byte frame) and of 18-byte
+//   ones (a 64-byte frame), unpaced, with the loss beside them;
+//   CPU-seconds the DUT side spent per GB moved through a 1 Gbit/s port (tbf counting Ethernet's
+//   framing: the rate is fixed, so what differs is what each tool spends), each way.
+// For each figure: hilperf against the best of the other tools, and the issue's target.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace hil::bench_tool {
+
+// One tool under comparison.
+struct contender {
+  std::string name;                 // what the table calls it: "hilperf", "iperf 3.21 -Z --gsro"
+  std::string client;               // the client binary
+  std::vector<std::string> flags;   // added to every client run (-Z, --gsro)
+  std::vector<std::string> server;  // the server's argv without its port (run in the peer netns)
+  std::string ready;                // what the server prints once it listens
+};
+
+// A stock iperf3 from "PATH [FLAG …]" (split at spaces): named by the version the binary prints
+// (`PATH --version`'s first words, "iperf 3.21") and the flags, served by the same binary.
+[[nodiscard]] contender stock_iperf3(const std::string& spec);
+
+struct board_cpu_options {
+  std::vector<int> quotas{25, 50};  // percent of one core for the DUT side; 0 = uncapped
+  int seconds = 4;                  // per run
+  int runs = 3;                     // per tool and figure; the median is printed
+};
+
+// Runs the comparison (ours is the first contender) and prints a Markdown table per quota to out.
+// Throws std::runtime_error naming the tool and the run that failed.
+void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_options& o,
+                          std::ostream& out);
+
+}  // namespace hil::bench_tool
