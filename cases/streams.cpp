@@ -40,8 +40,9 @@ TEST_F(Bidirectional, BothWaysAtOnce) {
     if (!r) return std::nullopt;
     const double out = hil::measure::receiver_goodput_bps(*r, true);
     const double in = hil::measure::receiver_goodput_bps(*r, false);
+    const auto cpu = hil::measure::cpu_evidence_of(*r);
     auto v = hil::measure::check_tcp_throughput("bidirectional, the slower way", std::min(out, in),
-                                                p.limits.bidir_each_way_mbps);
+                                                p.limits.bidir_each_way_mbps, &cpu);
     v.check = "Bidirectional";
     v.observed = fmt::format("{:.1f} Mbit/s out, {:.1f} Mbit/s in", out / 1e6, in / 1e6);
     hil::record::throughput_figures f;
@@ -50,7 +51,7 @@ TEST_F(Bidirectional, BothWaysAtOnce) {
     f.out_mbps = out / 1e6;
     f.in_mbps = in / 1e6;
     f.interval_mbps = hil::measure::interval_mbps(*r);
-    return hil::fixtures::case_outcome{v, f, counters()};
+    return outcome(v, f);
   });
 }
 
@@ -64,15 +65,16 @@ TEST_F(ParallelStreams, SummedGoodput) {
     const auto r = run_traffic(spec);
     if (!r) return std::nullopt;
     const double sum = hil::measure::receiver_goodput_bps(*r, true);
-    auto v =
-        hil::measure::check_tcp_throughput("ParallelStreams", sum, p.limits.parallel_total_mbps);
+    const auto cpu = hil::measure::cpu_evidence_of(*r);
+    auto v = hil::measure::check_tcp_throughput("ParallelStreams", sum,
+                                                p.limits.parallel_total_mbps, &cpu);
     v.check = fmt::format("ParallelStreams -P {}", spec.parallel);
     hil::record::throughput_figures f;
     f.direction = "dut_transmits";
     f.streams = static_cast<int>(spec.parallel);
     f.goodput_mbps = sum / 1e6;
     f.interval_mbps = hil::measure::interval_mbps(*r);
-    return hil::fixtures::case_outcome{v, f, counters()};
+    return outcome(v, f);
   });
 }
 
@@ -96,9 +98,9 @@ TEST_F(Ipv6TcpThroughput, DutTransmits) {
     const auto r = run_traffic(base_spec(p), true);
     if (!r) return std::nullopt;
     const double goodput = hil::measure::receiver_goodput_bps(*r, true);
-    return hil::fixtures::case_outcome{
-        hil::measure::check_tcp_throughput("DutTransmits IPv6", goodput, limit),
-        ipv6_throughput(goodput, *r), counters()};
+    const auto cpu = hil::measure::cpu_evidence_of(*r);
+    return outcome(hil::measure::check_tcp_throughput("DutTransmits IPv6", goodput, limit, &cpu),
+                   ipv6_throughput(goodput, *r));
   });
 }
 

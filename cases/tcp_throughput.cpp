@@ -38,10 +38,10 @@ TEST_P(TcpThroughput, MeetsLimit) {
     f.direction = transmits ? "dut_transmits" : "dut_receives";
     f.goodput_mbps = goodput / 1e6;
     f.interval_mbps = hil::measure::interval_mbps(*r);
-    return hil::fixtures::case_outcome{
-        hil::measure::check_tcp_throughput(transmits ? "DutTransmits" : "DutReceives", goodput,
-                                           limit),
-        f, counters()};
+    const auto cpu = hil::measure::cpu_evidence_of(*r);
+    return outcome(hil::measure::check_tcp_throughput(transmits ? "DutTransmits" : "DutReceives",
+                                                      goodput, limit, &cpu),
+                   f);
   });
 }
 
@@ -60,9 +60,9 @@ TEST_F(TcpRetransmits, WithinLimitPerInterval) {
     const auto r = run_traffic(tcp_spec(p, false));
     if (!r) return std::nullopt;
     const auto per_interval = hil::measure::retransmits_per_interval(*r);
-    return hil::fixtures::case_outcome{
+    return outcome(
         hil::measure::check_retransmits(per_interval, p.limits.tcp_retransmits_per_interval),
-        hil::record::retransmit_figures{per_interval}, counters()};
+        hil::record::retransmit_figures{per_interval});
   });
 }
 

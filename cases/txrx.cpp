@@ -137,14 +137,15 @@ TEST_P(TxRx, Seed002) {
       v = hil::measure::check_udp_zero_loss(ctx().link.mtu(ifname()), r->spec.effective_block_len(),
                                             r->streams.at(0), dut_sends ? &evidence : nullptr);
     } else {
+      const auto cpu = hil::measure::cpu_evidence_of(*r);
       v = hil::measure::check_tcp_throughput(
           dut_sends ? "DutTransmits" : "DutReceives",
           hil::measure::receiver_goodput_bps(*r, dut_sends),
-          dut_sends ? p.limits.tcp_dut_transmits_mbps : p.limits.tcp_dut_receives_mbps);
+          dut_sends ? p.limits.tcp_dut_transmits_mbps : p.limits.tcp_dut_receives_mbps, &cpu);
     }
     v.check = std::string(c.proto == protocol::udp ? "UdpTxRx " : "TcpTxRx ") + v.check;
     return hil::fixtures::case_outcome{v, txrx_figures(c, *r, ctx().link.mtu(ifname())),
-                                       std::nullopt};
+                                       std::nullopt, hil::measure::cpu_evidence_of(*r)};
   });
 }
 

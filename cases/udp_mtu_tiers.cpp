@@ -61,7 +61,7 @@ TEST_F(DatagramCounts, NearIdealAndFallingAcrossTiers) {
     return hil::fixtures::case_outcome{
         hil::measure::check_datagram_counts(counts, seed_rate, seconds,
                                             p.limits.datagram_count_tolerance_percent),
-        figures, std::nullopt};
+        figures, std::nullopt, cpu()};  // the CPU of the last tier's test
   });
 }
 

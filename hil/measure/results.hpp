@@ -83,6 +83,16 @@ struct cpu_usage {
   double system = 0;
 };
 
+// How this end's busiest data thread spent the test (hil/sys/thread_sched.hpp): the share of its
+// wall time on a CPU, and runnable but waiting for one (other tasks, or a CPU quota, had it); the
+// rest it slept on its socket. A thread busy all the time never waited for the network: the CPU
+// set the rate, not the link.
+struct data_thread_cpu {
+  double on_cpu_percent = 0;
+  double waiting_percent = 0;
+  [[nodiscard]] double busy_percent() const { return on_cpu_percent + waiting_percent; }
+};
+
 // The connection a stream ran on, as `start.connected[]` reports it.
 struct stream_endpoint {
   int id = 0;
@@ -112,6 +122,8 @@ struct test_result {
   std::vector<stream_result> streams;
   cpu_usage local_cpu;
   cpu_usage remote_cpu;
+  // This end's busiest data thread; nullopt where the kernel offers no per-thread schedstat.
+  std::optional<data_thread_cpu> local_data_thread;
   std::string sender_congestion;  // TCP congestion control of the sending side, when known
   std::string receiver_congestion;
   std::string error;  // empty on success; iperf3's top-level "error" otherwise

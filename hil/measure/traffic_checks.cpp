@@ -96,7 +96,36 @@ verdict check_datagram_counts(const std::vector<tier_count>& tiers, std::uint64_
   return v;
 }
 
-verdict check_tcp_throughput(const char* direction, double goodput_bps, double limit_mbps) {
+cpu_evidence cpu_evidence_of(const test_result& r) {
+  return cpu_evidence{r.local_cpu, r.remote_cpu, r.local_data_thread};
+}
+
+std::string cpu_limit_cause(const cpu_evidence& e) {
+  std::string cause;
+  if (const auto& t = e.dut_data_thread; t && t->busy_percent() >= cpu_bound_busy_percent) {
+    // Waiting runnable is time the thread wanted but another task or a CPU quota had.
+    const std::string why =
+        t->waiting_percent > t->on_cpu_percent
+            ? "other tasks or a CPU quota held the CPU most of that time: stop the other load on "
+              "the DUT or lift the quota"
+            : "it ran flat out: the core is too slow for this rate with this engine";
+    cause = fmt::format(
+        "the DUT's CPU was the limit: its data thread wanted a CPU {:.0f} % of the test (ran "
+        "{:.0f} %, waited for a CPU {:.0f} %; the DUT process used {:.0f} % of a core); {}. The "
+        "figure measures the board's CPU, not its port",
+        t->busy_percent(), t->on_cpu_percent, t->waiting_percent, e.dut.total, why);
+  }
+  if (e.peer.total >= peer_cpu_busy_percent) {
+    cause += fmt::format(
+        "{}the peer's process used {:.0f} % of a core: the peer may be the limit (another task "
+        "on the PC, or a slow PC)",
+        cause.empty() ? "" : "; ", e.peer.total);
+  }
+  return cause;
+}
+
+verdict check_tcp_throughput(const char* direction, double goodput_bps, double limit_mbps,
+                             const cpu_evidence* cpu) {
   verdict v;
   v.check = fmt::format("TcpThroughput {}", direction);
   v.observed = fmt::format("{:.1f} Mbit/s receiver-side goodput", goodput_bps / 1e6);
@@ -107,9 +136,11 @@ verdict check_tcp_throughput(const char* direction, double goodput_bps, double l
   v.unit = "Mbit/s";
   v.pass = goodput_bps / 1e6 >= limit_mbps;
   if (!v.pass) {
-    v.cause =
+    const std::string link_cause =
         "link not negotiated at full speed (see LinkSpeed), other load on the DUT or the "
         "peer, or small TCP buffers (sysctl net.core.rmem_max / wmem_max)";
+    const std::string cpu_cause = cpu ? cpu_limit_cause(*cpu) : std::string();
+    v.cause = cpu_cause.empty() ? link_cause : cpu_cause + "; if not that: " + link_cause;
   }
   return v;
 }

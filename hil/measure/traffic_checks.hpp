@@ -42,8 +42,29 @@ struct tier_count {
 verdict check_datagram_counts(const std::vector<tier_count>& tiers, std::uint64_t bits_per_second,
                               double seconds, double tolerance_percent);
 
-// TcpThroughput: receiver-side goodput of all streams at least limit_mbps.
-verdict check_tcp_throughput(const char* direction, double goodput_bps, double limit_mbps);
+// What each end's CPU did over a traffic test. The DUT is the near end, the one running the cases
+// (docs/cpu-limit.md); the peer's figure is what it reported (iperf3's cpu_utilization_percent).
+struct cpu_evidence {
+  cpu_usage dut;                                   // the DUT's process, percent of one core
+  cpu_usage peer;                                  // the peer's process, as it reported it
+  std::optional<data_thread_cpu> dut_data_thread;  // the DUT's busiest data thread
+};
+[[nodiscard]] cpu_evidence cpu_evidence_of(const test_result& r);
+
+// A data thread that wanted a CPU (ran or waited for one) at least this share of the test never
+// waited for the network: the CPU set its rate.
+inline constexpr double cpu_bound_busy_percent = 90;
+// A peer process using at least this share of one core may have been the limit.
+inline constexpr double peer_cpu_busy_percent = 90;
+
+// The part of a shortfall's likely cause a CPU explains ("the DUT's CPU was the limit: …"), or
+// empty when neither end looked CPU-bound.
+[[nodiscard]] std::string cpu_limit_cause(const cpu_evidence& e);
+
+// TcpThroughput: receiver-side goodput of all streams at least limit_mbps. A failure names the
+// CPU first when cpu shows the DUT's (or the peer's) CPU was the limit, the link and buffers after.
+verdict check_tcp_throughput(const char* direction, double goodput_bps, double limit_mbps,
+                             const cpu_evidence* cpu = nullptr);
 
 // TcpRetransmits: no interval's retransmits (summed over streams) above the limit.
 verdict check_retransmits(const std::vector<std::int64_t>& per_interval, std::int64_t limit);

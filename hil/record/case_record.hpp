@@ -12,6 +12,7 @@
 //   │            rfc2544_latency, y1564;
 //   │            std::monostate for a skipped case or one that failed before its verdict
 //   ├ counters   the DUT interface's counter deltas over the case, when read
+//   ├ cpu        each end's CPU over the case's traffic, when the case ran a traffic test
 //   └ attempts   every measurement under the quiet-bench rule (docs/quiet-bench.md)
 //
 // A new kind is a header with its struct, one more alternative in `figures`, and its fields in
@@ -59,6 +60,18 @@ struct counter_record {
   std::vector<std::pair<std::string, std::uint64_t>> growth;  // every field, in link's order
   bool reset_seen = false;  // a counter went backwards: the interface was reset meanwhile
   std::string errors;       // "rx_errors +3, rx_dropped +1"; empty when no error counter grew
+};
+
+// Each end's CPU over the case's traffic (measure::cpu_evidence as recorded), in percent: of one
+// core for the processes (as iperf3's cpu_utilization_percent), of the test's wall time for the
+// DUT's busiest data thread (docs/cpu-limit.md).
+struct cpu_record {
+  double dut_percent = 0;  // the DUT's process, user + system
+  double dut_user_percent = 0;
+  double dut_system_percent = 0;
+  double peer_percent = 0;  // as the peer reported it; 0 from a peer that reports none
+  std::optional<double> dut_thread_on_cpu_percent;   // the busiest data thread running,
+  std::optional<double> dut_thread_waiting_percent;  // and runnable, waiting for a CPU
 };
 
 // Another process that used the CPU during an attempt.
@@ -120,6 +133,7 @@ struct case_record {
   verdict_record verdict;  // meaningless when skipped
   figures measured;        // the kind's figures
   std::optional<counter_record> counters;
+  std::optional<cpu_record> cpu;
   std::vector<attempt_record> attempts;  // empty: one attempt, not measured under the rule
   std::string attempts_summary;          // "passed on attempt 2; attempt 1 failed disturbed: …"
 

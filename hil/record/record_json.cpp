@@ -98,6 +98,32 @@ counter_record counters_of(const json& j) {
   return c;
 }
 
+json cpu_json(const cpu_record& c) {
+  json j{{"dut_percent", rounded(c.dut_percent, 1)},
+         {"dut_user_percent", rounded(c.dut_user_percent, 1)},
+         {"dut_system_percent", rounded(c.dut_system_percent, 1)},
+         {"peer_percent", rounded(c.peer_percent, 1)}};
+  if (c.dut_thread_on_cpu_percent) {
+    j["dut_thread_on_cpu_percent"] = rounded(*c.dut_thread_on_cpu_percent, 1);
+  }
+  if (c.dut_thread_waiting_percent) {
+    j["dut_thread_waiting_percent"] = rounded(*c.dut_thread_waiting_percent, 1);
+  }
+  return j;
+}
+
+cpu_record cpu_of(const json& j) {
+  const object_reader r(j, "cpu");
+  cpu_record c;
+  c.dut_percent = r.get<double>("dut_percent");
+  c.dut_user_percent = r.get_or<double>("dut_user_percent", 0);
+  c.dut_system_percent = r.get_or<double>("dut_system_percent", 0);
+  c.peer_percent = r.get<double>("peer_percent");
+  c.dut_thread_on_cpu_percent = r.optional<double>("dut_thread_on_cpu_percent");
+  c.dut_thread_waiting_percent = r.optional<double>("dut_thread_waiting_percent");
+  return c;
+}
+
 // The verdict's fields, at the top level of the line (where schema 1 had them too).
 void put_verdict(const verdict_record& v, json& j) {
   j.update({{"check", v.check},
@@ -144,6 +170,7 @@ json to_json(const case_record& r) {
     put_verdict(r.verdict, j);
     j["figures"] = detail::figures_to_json(r.measured);
     if (r.counters) j["counters"] = counters_json(*r.counters);
+    if (r.cpu) j["cpu"] = cpu_json(*r.cpu);
     j["attempt_count"] = r.attempt_count();
     if (!r.attempts.empty()) {
       j["attempts_summary"] = r.attempts_summary;
@@ -186,6 +213,7 @@ case_record from_json(const json& j) {
   c.verdict = verdict_of(r);
   c.measured = detail::figures_from_json(kind, r.find("figures"));
   if (const json* counters = r.find("counters")) c.counters = counters_of(*counters);
+  if (const json* cpu = r.find("cpu")) c.cpu = cpu_of(*cpu);
   c.attempts_summary = r.get_or<std::string>("attempts_summary", "");
   if (const json* attempts = r.find("attempts")) {
     if (!attempts->is_array()) object_reader::fail_at("attempts", *attempts, "an array");
@@ -216,6 +244,10 @@ std::vector<std::pair<std::string, std::string>> junit_properties(const json& j)
     const std::string text =
         errors != c->end() && errors->is_string() ? errors->get<std::string>() : std::string();
     out.emplace_back("counter_errors", text.empty() ? "none" : text);
+  }
+  if (const auto c = j.find("cpu"); c != j.end() && c->is_object()) {
+    for (const auto& [key, value] : c->items())
+      out.emplace_back("cpu_" + key, property_text(value));
   }
   return out;
 }

@@ -16,6 +16,7 @@
 
 #include "hil/measure/pacing.hpp"
 #include "hil/sys/error.hpp"
+#include "hil/sys/thread_sched.hpp"
 #include "hil/traffic/payload_file.hpp"
 
 namespace hil::traffic {
@@ -196,11 +197,22 @@ bool flow::within_limits(std::uint64_t n) const {
 void flow::run(const std::stop_token& stop) {
   // Pacing decisions are microseconds apart: the default 50 µs timer slack would smear them.
   ::prctl(PR_SET_TIMERSLACK, 1UL);
+  const auto began = sys::this_thread_sched_times();
+  const auto began_at = std::chrono::steady_clock::now();
   const bool udp = config_.proto == measure::protocol::udp;
   if (config_.role == flow_role::send) {
     udp ? udp_send(stop) : tcp_send(stop);
   } else {
     udp ? udp_receive(stop) : tcp_receive(stop);
+  }
+  const auto ended = sys::this_thread_sched_times();
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - began_at;
+  if (began && ended && wall.count() > 0) {
+    const auto percent = [&](std::chrono::nanoseconds d) {
+      return 100.0 * std::chrono::duration<double>(d).count() / wall.count();
+    };
+    thread_cpu_ = measure::data_thread_cpu{percent(ended->on_cpu - began->on_cpu),
+                                           percent(ended->waiting - began->waiting)};
   }
 }
 

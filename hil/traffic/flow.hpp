@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "hil/measure/pacing.hpp"
+#include "hil/measure/results.hpp"
 #include "hil/measure/test_spec.hpp"
 #include "hil/measure/udp_stats.hpp"
 #include "hil/sys/unique_fd.hpp"
@@ -98,6 +99,11 @@ class flow {
   // A UDP receiver whose sender marks its end (datagram_format::end_marker): the count the
   // marker announced, once it arrived (the flow reads on until stopped); nullopt before.
   [[nodiscard]] std::optional<std::uint64_t> peer_sent() const noexcept;
+  // How the data thread spent its run, from its first to its last system call; valid after
+  // join(), nullopt before or where the kernel offers no schedstat.
+  [[nodiscard]] std::optional<measure::data_thread_cpu> thread_cpu() const noexcept {
+    return thread_cpu_;
+  }
 
   [[nodiscard]] const flow_config& config() const noexcept { return config_; }
   [[nodiscard]] int fd() const noexcept { return fd_.get(); }
@@ -144,6 +150,7 @@ class flow {
   mutable std::mutex udp_mutex_;             // guards udp_stats_
   measure::udp_receiver_stats udp_stats_;    // UDP receiver statistics
   std::chrono::steady_clock::time_point schedule_start_;  // of a paced sender, from start()
+  std::optional<measure::data_thread_cpu> thread_cpu_;    // written by the worker as it ends
   std::jthread worker_;                                   // the data thread
 };
 

@@ -214,6 +214,12 @@ measure::test_result test_run::result(const run_totals& remote) const {
   r.intervals = intervals_;
   r.local_cpu = cpu_final_;
   r.remote_cpu = remote.cpu;
+  for (const auto& f : flows_) {
+    const auto t = f->thread_cpu();
+    if (t && (!r.local_data_thread || t->busy_percent() > r.local_data_thread->busy_percent())) {
+      r.local_data_thread = t;
+    }
+  }
   for (std::size_t i = 0; i < flows_.size(); ++i) {
     const flow& f = *flows_[i];
     measure::stream_result s;

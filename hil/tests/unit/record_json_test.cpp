@@ -251,6 +251,7 @@ TEST(RecordJson, JUnitPropertiesAreTheJsonLinesValues) {
   auto r = record_of(udp_tier_figures{576, 4, 548, 114036, 114036, 0, 0.0123456});
   r.verdict.observed_value = 0.12345678;
   r.counters = counter_record{{{"rx_packets", 114036}, {"rx_dropped", 2}}, false, "rx_dropped +2"};
+  r.cpu = cpu_record{23.44, 1.5, 21.94, 7.25, 31.04, 0.5};
   attempt_record a;
   a.cpu_pressure_percent = 31.04;
   a.other_cpu_percent = 80.4;
@@ -266,6 +267,11 @@ TEST(RecordJson, JUnitPropertiesAreTheJsonLinesValues) {
   EXPECT_EQ(p.at("attempt_count"), "1");
   EXPECT_EQ(p.at("counter_rx_dropped"), "2");
   EXPECT_EQ(p.at("counter_errors"), "rx_dropped +2");
+  EXPECT_EQ(p.at("cpu_dut_percent"), "23.4");
+  EXPECT_EQ(p.at("cpu_peer_percent"), "7.3");
+  EXPECT_EQ(p.at("cpu_dut_thread_on_cpu_percent"), "31.0");
+  EXPECT_EQ(p.at("cpu_dut_thread_waiting_percent"), "0.5");
+  EXPECT_EQ(to_json(from_json(j)), j) << "the CPU survives the JSON line";
   EXPECT_EQ(p.at("kind"), "udp_tier");
   EXPECT_EQ(p.at("margin"), j.at("margin").dump());
 }
