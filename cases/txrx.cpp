@@ -131,13 +131,13 @@ TEST_P(TxRx, Seed002) {
     }
     if (!r || HasFailure()) return std::nullopt;
     const bool dut_sends = !c.dut_is_server;
+    const auto cpu = hil::measure::cpu_evidence_of(*r);  // judged and recorded
     hil::measure::verdict v;
     if (c.proto == protocol::udp) {
       const auto evidence = udp_evidence();  // the counters of the DUT's own sending run
       v = hil::measure::check_udp_zero_loss(ctx().link.mtu(ifname()), r->spec.effective_block_len(),
                                             r->streams.at(0), dut_sends ? &evidence : nullptr);
     } else {
-      const auto cpu = hil::measure::cpu_evidence_of(*r);
       v = hil::measure::check_tcp_throughput(
           dut_sends ? "DutTransmits" : "DutReceives",
           hil::measure::receiver_goodput_bps(*r, dut_sends),
@@ -145,7 +145,7 @@ TEST_P(TxRx, Seed002) {
     }
     v.check = std::string(c.proto == protocol::udp ? "UdpTxRx " : "TcpTxRx ") + v.check;
     return hil::fixtures::case_outcome{v, txrx_figures(c, *r, ctx().link.mtu(ifname())),
-                                       std::nullopt, hil::measure::cpu_evidence_of(*r)};
+                                       std::nullopt, cpu};
   });
 }
 

@@ -4,11 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
+
+#include "hil/sys/proc_text.hpp"
 
 namespace hil::sys {
 namespace {
@@ -19,15 +20,6 @@ std::string slurp(const char* path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// The unsigned number at the start of text (after spaces); nullopt when there is none.
-std::optional<std::uint64_t> leading_number(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end == text.data()) return std::nullopt;
-  return v;
 }
 
 // Every process's stat, keyed by pid; processes that vanish while being read are left out.
