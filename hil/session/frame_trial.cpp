@@ -1,5 +1,6 @@
 #include "hil/session/frame_trial.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <system_error>
@@ -80,7 +81,12 @@ measure::trial_outcome run_frame_burst(const frame_trial_options& o, double fps,
   if (frames == 0) throw std::invalid_argument("a back-to-back burst of 0 frames");
   client_options c = trial_client(o, fps);
   c.spec.blocks = frames;
-  return outcome_of(c, o, fps);
+  auto t = outcome_of(c, o, fps);
+  // A stock iperf3 server sending the burst (-R) does not stop at -k: it sends on until TEST_END
+  // and counts all of it. The burst is the first `frames` datagrams; our receiver counted only
+  // those (flow_config::block_limit).
+  if (c.spec.reverse) t.sent = std::min(t.sent, frames);
+  return t;
 }
 
 }  // namespace hil::session

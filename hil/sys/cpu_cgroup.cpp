@@ -68,12 +68,26 @@ cpu_cgroup::cpu_cgroup(const std::string& tag, int percent_of_a_core)
 }
 
 cpu_cgroup::~cpu_cgroup() {
+  for (const pid_t tid : adopted_) {
+    for (const auto& d : dirs_) {
+      try {
+        write_value(d.parent_path() / "tasks", std::to_string(tid));
+      } catch (const std::system_error& e) {
+        if (e.code() != std::errc::no_such_process) std::cerr << "cpu_cgroup: " << e.what() << '\n';
+      }
+    }
+  }
   for (const auto& d : dirs_) {
     if (::rmdir(d.c_str()) != 0) {
       std::cerr << "cpu_cgroup: could not remove " << d.string() << ": "
                 << std::error_code(errno, std::system_category()).message() << '\n';
     }
   }
+}
+
+void cpu_cgroup::adopt(pid_t tid) {
+  adopted_.push_back(tid);
+  for (const auto& d : dirs_) write_value(d / "tasks", std::to_string(tid));
 }
 
 std::vector<std::string> cpu_cgroup::command(const std::vector<std::string>& argv) const {

@@ -8,7 +8,11 @@
 // A process joins it by running through command(): a shell writes its own pid into the groups and
 // then execs the command, so the command and everything it forks are inside before they start.
 // Join before `ip netns exec`, which remounts /sys for the namespace and hides the host's cgroups.
+// A task already running (a kernel thread doing a port's receive work) joins through adopt() and
+// is put back in the root group on destruction.
 #pragma once
+
+#include <sys/types.h>
 
 #include <chrono>
 #include <filesystem>
@@ -31,6 +35,11 @@ class cpu_cgroup {
   // argv run inside the groups (sh -c 'echo $$ > …/cgroup.procs … && exec "$@"').
   [[nodiscard]] std::vector<std::string> command(const std::vector<std::string>& argv) const;
 
+  // Moves the running task tid (a thread or a kernel thread) into the groups until destruction,
+  // which returns it to the root groups (a task that ended by then is skipped). Throws
+  // std::system_error naming the file when the kernel refuses it.
+  void adopt(pid_t tid);
+
   // CPU time every process that was ever inside used, user and system together, since the groups
   // were made (cpuacct.usage). Throws std::system_error when
   // the counter cannot be read.
@@ -43,6 +52,7 @@ class cpu_cgroup {
   std::vector<std::filesystem::path> dirs_;  // one per hierarchy the group lives in, cpu first
   std::filesystem::path usage_dir_;          // the one that counts CPU time
   int percent_;
+  std::vector<pid_t> adopted_;  // tasks to return to the root groups
 };
 
 }  // namespace hil::sys

@@ -6,7 +6,6 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include <cerrno>
 #include <cstring>
@@ -18,6 +17,7 @@
 #include "hil/sys/error.hpp"
 #include "hil/sys/thread_sched.hpp"
 #include "hil/traffic/payload_file.hpp"
+#include "hil/traffic/timer_wait.hpp"
 
 namespace hil::traffic {
 
@@ -32,29 +32,6 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-// A hint to the CPU that this is a spin loop.
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-  asm volatile("yield");
-#endif
-}
-
-// Waits until t. A timer wake-up costs tens of microseconds (more in a VM), longer than the gap
-// between datagrams at high packet rates, so the last stretch is spun: sleep until spin_window
-// before t, then poll the clock. This trades CPU for exact spacing while a paced test runs.
-void wait_until(clock::time_point t) {
-  constexpr auto spin_window = std::chrono::microseconds(100);
-  if (const auto wake = t - spin_window; wake > clock::now()) {
-    const auto ns = wake.time_since_epoch().count();
-    timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
-    while (::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-    }
-  }
-  while (clock::now() < t) cpu_relax();
-}
-
 // count copies of a random block of len bytes, back to back: a batch's datagrams, whose headers
 // are written in place.
 std::vector<std::uint8_t> repeated_blocks(std::size_t len, std::size_t count, std::uint64_t seed) {
@@ -64,14 +41,6 @@ std::vector<std::uint8_t> repeated_blocks(std::size_t len, std::size_t count, st
     std::copy(block.begin(), block.end(), buf.begin() + static_cast<std::ptrdiff_t>(i * len));
   }
   return buf;
-}
-
-// Sleeps until t, without spinning.
-void sleep_until(clock::time_point t) {
-  const auto ns = t.time_since_epoch().count();
-  timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
-  while (::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
 }
 
 // A datagram's stamp: CLOCK_MONOTONIC as seconds and microseconds, as iperf3 sends it.
@@ -225,13 +194,14 @@ void flow::tcp_send(const std::stop_token& stop) {
   const bool paced = config_.bitrate_bps != 0;
   const auto start = schedule_start_;
   const measure::pacer pacer(paced ? config_.bitrate_bps : 1, config_.block_len, start);
+  timer_wait wait;
   std::uint64_t blocks = 0;
   auto last = start;
   while (!stop.stop_requested()) {
     if (!within_limits(block.size())) break;
     if (paced) {
       const auto due = pacer.next_due(blocks, last);
-      if (due > clock::now()) wait_until(due);
+      if (due > clock::now()) wait.until(due);
     }
     std::size_t n = block.size();
     if (config_.byte_limit != 0) n = std::min<std::uint64_t>(n, config_.byte_limit - bytes_.load());
@@ -251,9 +221,13 @@ void flow::tcp_send(const std::stop_token& stop) {
 }
 
 void flow::tcp_receive(const std::stop_token& stop) {
+  // The payload is counted, never looked at: MSG_TRUNC has TCP drop what it received instead of
+  // copying it out (tcp(7)), so the receiving CPU spends itself on the stack, not on a copy no
+  // one reads (TCP has verified its checksum before queueing it). The buffer is only the most one
+  // call may take.
   std::vector<std::uint8_t> buf(std::max<std::size_t>(config_.block_len, 256 * 1024));
   while (!stop.stop_requested()) {
-    const ssize_t n = ::recv(fd_.get(), buf.data(), buf.size(), 0);
+    const ssize_t n = ::recv(fd_.get(), buf.data(), buf.size(), MSG_TRUNC);
     if (n == 0) break;  // the sender closed its end
     if (n < 0) {
       if (transient(errno)) continue;
@@ -278,12 +252,13 @@ void flow::udp_send(const std::stop_token& stop) {
   auto block = random_block(config_.block_len, config_.payload_seed);
   const datagram_format& format = *config_.datagrams;
   const auto start = schedule_start_;
+  timer_wait wait;
   std::uint64_t k = 0;  // datagrams sent; the next sequence number is k + 1
   auto last = start;
   while (!stop.stop_requested()) {
     if (!within_limits(block.size())) break;
     const auto due = pacer.next_due(k, last);
-    if (due > clock::now()) wait_until(due);
+    if (due > clock::now()) wait.until(due);
     last = clock::now();
     format.write(block, stamp(last, k + 1));
     const ssize_t sent = ::send(fd_.get(), block.data(), block.size(), 0);
@@ -456,6 +431,7 @@ void flow::udp_receive(const std::stop_token& stop) {
           }
           continue;
         }
+        if (config_.block_limit != 0 && header->seq > config_.block_limit) continue;
         const auto sent =
             std::chrono::seconds(header->sec) + std::chrono::microseconds(header->usec);
         udp_stats_.on_datagram(header->seq, sent, arrived, len, wide);
@@ -482,6 +458,7 @@ bool flow::account_run(const std::uint8_t* data, std::size_t total, std::size_t 
   if (!first || !last || last->sec != first->sec || last->usec != first->usec) return false;
   const std::uint64_t mask = wide ? ~0ULL : 0xFFFF'FFFFULL;
   if (((first->seq + count - 1) & mask) != last->seq) return false;
+  if (config_.block_limit != 0 && last->seq > config_.block_limit) return false;  // past -k
   const auto sent = std::chrono::seconds(first->sec) + std::chrono::microseconds(first->usec);
   udp_stats_.on_run(first->seq, count, sent, arrived, segment, wide);
   return true;

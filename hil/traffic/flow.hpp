@@ -44,7 +44,10 @@ struct flow_config {
   std::uint32_t block_len = 0;    // bytes per write (TCP) or per datagram (UDP payload)
   std::uint64_t bitrate_bps = 0;  // payload bits/s; 0 = as fast as possible
   std::uint64_t byte_limit = 0;   // sender stops after this many bytes (-n), 0 = none
-  std::uint64_t block_limit = 0;  // sender stops after this many blocks (-k), 0 = none
+  // -k, 0 = none: a sender stops after this many blocks; a UDP receiver counts only datagrams
+  // numbered up to it (a stock iperf3 server sending -R -k goes on until TEST_END: what it sends
+  // past the burst is not part of it).
+  std::uint64_t block_limit = 0;
   // UDP: the protocol's datagram header (required for UDP flows, unused by TCP ones).
   std::shared_ptr<const datagram_format> datagrams;
   // Seeds the random payload: random_block(block_len, payload_seed) is every block this flow

@@ -11,11 +11,13 @@
 
 #include <fmt/format.h>
 
+#include "board_port.hpp"
 #include "hil/bench/sim_bench.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/child_process.hpp"
 #include "hil/sys/cpu_cgroup.hpp"
 #include "hil/sys/process.hpp"
+#include "interrupt.hpp"
 
 namespace hil::bench_tool {
 
@@ -99,15 +101,6 @@ std::vector<figure> figures(int seconds) {
   };
 }
 
-// The bench's ports made board-like (see the header): no segmentation offload, software GRO.
-void board_like_offloads(const bench::sim_layout& l) {
-  for (const auto& [ns, dev] :
-       {std::pair{l.dut_netns, l.dut_interface}, std::pair{l.peer_netns, l.peer_interface}}) {
-    sys::run_checked({"ip", "netns", "exec", ns, "ethtool", "-K", dev, "tso", "off",
-                      "tx-udp-segmentation", "off", "gro", "on"});
-  }
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
@@ -116,8 +109,11 @@ double median(std::vector<double> v) {
 
 class board_run {
  public:
-  board_run(const bench::sim_layout& l, const std::vector<contender>& tools, int quota)
+  // The DUT's receive work (dut_napi, make_ports_board_like) runs inside the DUT's cgroup.
+  board_run(const bench::sim_layout& l, const std::vector<contender>& tools, int quota,
+            const std::vector<pid_t>& dut_napi)
       : l_(l), tools_(tools), cgroup_("bench", quota) {
+    for (const pid_t t : dut_napi) cgroup_.adopt(t);
     for (std::size_t i = 0; i < tools_.size(); ++i) {
       std::vector<std::string> argv{"ip", "netns", "exec", l_.peer_netns};
       argv.insert(argv.end(), tools_[i].server.begin(), tools_[i].server.end());
@@ -148,7 +144,8 @@ class board_run {
     argv.insert(argv.end(), args.begin(), args.end());
     const auto before = cgroup_.used();
     sys::child_process c(cgroup_.command(argv));
-    if (!c.wait(180s)) throw std::runtime_error(t.name + " client did not finish");
+    if (!wait_unless_interrupted(c, 180s))
+      throw std::runtime_error(t.name + " client did not finish");
     const auto cpu = cgroup_.used() - before;
     auto s = report::parse_iperf3_json(c.output());
     if (!s.error.empty()) throw std::runtime_error(t.name + ": " + s.error);
@@ -210,16 +207,17 @@ void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_o
   bench::sim_layout l = bench::private_layout("c", "eth0");
   l.peer_mtu = 9000;
   const bench::bench_session bench(l);
-  board_like_offloads(l);
+  const auto dut_napi = make_ports_board_like(l);
   const auto rows = figures(o.seconds);
   for (const int quota : o.quotas) {
     out << fmt::format(
-        "\nThe DUT side capped at {} (cgroup cpu quota), ports without segmentation offload; "
+        "\nThe DUT side capped at {} (cgroup cpu quota), ports without segmentation offload, "
+        "each end's receive work on its own CPU; "
         "median of {} runs of {} s, the tools taking turns\n",
         quota == 0 ? std::string("nothing") : fmt::format("{} % of one core", quota), o.runs,
         o.seconds);
     print_header(tools, out);
-    board_run run(l, tools, quota);
+    board_run run(l, tools, quota, dut_napi);
     for (const auto& f : rows) {
       std::optional<bench::ethernet_port> port;
       if (f.on_1g_port) port.emplace(l, port_mbit, max_frame);

@@ -3,9 +3,9 @@
 // share of one core (25 % and 50 % by default: a Cortex-A core busy with other work stands in as
 // well as any), which also counts the CPU time it uses; the peer's servers are not capped (a lab
 // PC). Each tool talks to its own server, on a bench of its own whose veth pair behaves like a
-// board's port rather than like a pipe between namespaces: no TCP or UDP segmentation offload
-// (the DUT's CPU cuts every segment, as on a board whose MAC has no TSO/USO), software GRO on
-// receive (as every NAPI driver does).
+// board's port rather than like a pipe between namespaces (board_port.hpp: no segmentation
+// offload, software GRO, and each end's receive work on its own side — the DUT's inside its
+// cgroup, the peer's outside).
 //
 // Figures, each the median of `runs` runs with the tools taking turns:
 //   TCP goodput each way (the DUT sends; the DUT receives, -R), Gbit/s;

@@ -9,6 +9,7 @@
 //   frames: the RFC 2544 sender (frame_rate.hpp): 64-byte frames/s ours offers on schedule
 //     against every --iperf3 at -l 18 -b 0.
 // Not a pass/fail test: it reports figures. Needs root (namespaces, cgroups, AF_PACKET).
+// SIGINT/SIGTERM/SIGHUP stop it within 100 ms and take its benches down (interrupt.hpp).
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,6 +29,7 @@
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/child_process.hpp"
 #include "hil/sys/install_paths.hpp"
+#include "interrupt.hpp"
 
 namespace {
 
@@ -66,7 +68,8 @@ class runner {
     argv.insert(argv.end(), t_.flags.begin(), t_.flags.end());
     argv.insert(argv.end(), args.begin(), args.end());
     hil::sys::child_process c(argv);
-    if (!c.wait(180s)) throw std::runtime_error(t_.name + " client did not finish");
+    if (!hil::bench_tool::wait_unless_interrupted(c, 180s))
+      throw std::runtime_error(t_.name + " client did not finish");
     auto s = hil::report::parse_iperf3_json(c.output());
     if (!s.error.empty()) throw std::runtime_error(t_.name + ": " + s.error);
     return s;
@@ -212,6 +215,7 @@ int main(int argc, char** argv) {
   const auto wanted = [&only](const std::string& table) {
     return only.empty() || std::find(only.begin(), only.end(), table) != only.end();
   };
+  hil::bench_tool::catch_stop_signals();
   try {
     std::vector<contender> stock;
     for (const auto& spec : stock_specs) stock.push_back(hil::bench_tool::stock_iperf3(spec));

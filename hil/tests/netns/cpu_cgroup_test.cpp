@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 #include "hil/sys/child_process.hpp"
 #include "hil/sys/text_file.hpp"
@@ -52,6 +53,42 @@ TEST(CpuCgroup, NoQuotaOnlyCountsAndTheCountStartsAtZero) {
       {"sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; echo \"$1\"", "sh", "a b"});
   EXPECT_EQ(out, "a b\n");
   EXPECT_GT(g.used(), 0ns);
+}
+
+std::string cgroup_of(pid_t pid) {
+  return hil::sys::read_text_file("/proc/" + std::to_string(pid) + "/cgroup", 4096);
+}
+
+TEST(CpuCgroup, AnAdoptedTaskIsInsideUntilTheGroupGoesAndThenBackAtTheRoot) {
+  hil::sys::child_process sleeper({"sleep", "30"});
+  {
+    hil::sys::cpu_cgroup g("cgtest", 25);
+    g.adopt(sleeper.pid());
+    EXPECT_THAT(cgroup_of(sleeper.pid()), HasSubstr(":cpu:/" + group + "\n"));
+    EXPECT_THAT(cgroup_of(sleeper.pid()), HasSubstr(":cpuacct:/" + group + "\n"));
+  }
+  EXPECT_THAT(cgroup_of(sleeper.pid()), HasSubstr(":cpu:/\n"));
+  EXPECT_FALSE(fs::exists("/sys/fs/cgroup/cpu/" + group)) << "the adopted task kept the group";
+}
+
+TEST(CpuCgroup, AnAdoptedTaskThatEndedFirstLeavesNothing) {
+  {
+    hil::sys::cpu_cgroup g("cgtest", 25);
+    hil::sys::child_process sleeper({"sleep", "30"});
+    g.adopt(sleeper.pid());
+    sleeper.stop();
+  }
+  EXPECT_FALSE(fs::exists("/sys/fs/cgroup/cpu/" + group));
+}
+
+TEST(CpuCgroup, AdoptingATaskThatDoesNotExistThrowsNamingTheFile) {
+  hil::sys::cpu_cgroup g("cgtest", 25);
+  try {
+    g.adopt(999'999'999);
+    FAIL() << "adopted a task that does not exist";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr(group + "/tasks"));
+  }
 }
 
 TEST(CpuCgroup, RefusesAQuotaOutOfRangeAndLeavesNothing) {

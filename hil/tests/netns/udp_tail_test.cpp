@@ -10,6 +10,11 @@
 // behind a 1,000-packet FIFO). A burst of 40 frames of 1518 bytes at ten times the port's rate
 // all fits the FIFO, so nothing is lost, but its last frame leaves ~0.5 s after it was sent.
 // With TEST_END 20 ms after the last send, as before, the server counted 20 of the 40.
+//
+// The same port on the peer's end, the other way (-R -k: the peer sends a burst of 40 frames):
+// our client has no sender to reach the count, so it watches what arrives and ends when all 40
+// did (or 1 s after the last arrival). It used to end at once, counting what had arrived by then:
+// none of the burst that the slow port still held. Proven against a stock server and hilperf-peer.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -32,12 +37,16 @@ constexpr std::uint16_t port = 5201;
 
 const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
 
-// The DUT end's egress as a slow port that TCP bypasses, for this object's lifetime; the bench's
-// own shaping is back on destruction.
+enum class end { dut, peer };
+
+// One end's egress as a slow port that TCP bypasses, for this object's lifetime; the bench's own
+// shaping is back on destruction.
 class port_tcp_bypasses {
  public:
-  explicit port_tcp_bypasses(int slow_mbit) {
-    const std::string& dev = bench().dut_interface;
+  port_tcp_bypasses(end which, int slow_mbit)
+      : netns_(which == end::dut ? bench().dut_netns : bench().peer_netns),
+        dev_(which == end::dut ? bench().dut_interface : bench().peer_interface) {
+    const std::string& dev = dev_;
     tc({"qdisc", "replace", "dev", dev, "root", "handle", "1:", "htb", "default", "2"});
     tc({"class", "add", "dev", dev, "parent", "1:", "classid", "1:1", "htb", "rate", "1gbit"});
     const std::string slow = std::to_string(slow_mbit) + "mbit";
@@ -49,7 +58,7 @@ class port_tcp_bypasses {
   }
   ~port_tcp_bypasses() {
     try {
-      hil::bench::shape(bench().dut_netns, bench().dut_interface, bench().shape_mbit);
+      hil::bench::shape(netns_, dev_, bench().shape_mbit);
     } catch (const std::exception& e) {
       std::cerr << "could not restore the bench's shaping: " << e.what() << '\n';
     }
@@ -58,34 +67,72 @@ class port_tcp_bypasses {
   port_tcp_bypasses& operator=(const port_tcp_bypasses&) = delete;
 
  private:
-  static void tc(std::vector<std::string> args) {
-    args.insert(args.begin(), {"tc", "-n", bench().dut_netns});
+  void tc(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"tc", "-n", netns_});
     const auto r = hil::sys::run(args, 10s);
     if (r.exit_code != 0) {
       throw std::runtime_error("tc failed (" + std::to_string(r.exit_code) + "): " + r.output);
     }
   }
+
+  std::string netns_;
+  std::string dev_;
 };
+
+constexpr int slow_mbit = 1;
+constexpr std::uint32_t frame = 1518;
+constexpr std::uint64_t frames = 40;
+
+hil::session::frame_trial_options burst_options() {
+  hil::session::frame_trial_options o;
+  o.base.host = bench().peer_ipv4.substr(0, bench().peer_ipv4.find('/'));
+  o.base.port = port;
+  o.frame_bytes = frame;
+  return o;
+}
+
+// Ten times what the slow port carries: the whole burst queues in its FIFO and its last frame
+// leaves ~0.5 s after it was sent.
+double burst_fps() { return 10 * hil::measure::media_max_fps(slow_mbit * 1'000'000ULL, frame); }
+
+// A -R burst from the peer through its slow port: every frame arrives, and our client counts all.
+void expect_reverse_burst_counted_whole() {
+  const port_tcp_bypasses port_shape(end::peer, slow_mbit);
+  auto o = burst_options();
+  o.base.spec.reverse = true;
+  const auto r = hil::session::run_frame_burst(o, burst_fps(), frames);
+  EXPECT_EQ(r.sent, frames);
+  EXPECT_EQ(r.received, frames)
+      << "the DUT's -R client ended with " << frames - r.received
+      << " of the peer's frames still queued in the peer's port (it holds them all: a "
+         "1,000-packet FIFO); a -k test the peer sends ends when all arrived";
+}
 
 TEST(UdpTail, AStockServerCountsEveryFrameStillQueuedInTheDutsPortAtTheEnd) {
   hil::sys::child_process server({"ip", "netns", "exec", bench().peer_netns, "iperf3", "-s",
                                   "--forceflush", "-p", std::to_string(port)});
   ASSERT_TRUE(server.wait_for_output("Server listening on", 10s)) << server.output();
-  constexpr int slow_mbit = 1;
-  constexpr std::uint32_t frame = 1518;
-  constexpr std::uint64_t frames = 40;
-  const port_tcp_bypasses port_shape(slow_mbit);
-  hil::session::frame_trial_options o;
-  o.base.host = bench().peer_ipv4.substr(0, bench().peer_ipv4.find('/'));
-  o.base.port = port;
-  o.frame_bytes = frame;
-  const double port_fps = hil::measure::media_max_fps(slow_mbit * 1'000'000ULL, frame);
-  const auto r = hil::session::run_frame_burst(o, 10 * port_fps, frames);
+  const port_tcp_bypasses port_shape(end::dut, slow_mbit);
+  const auto r = hil::session::run_frame_burst(burst_options(), burst_fps(), frames);
   EXPECT_EQ(r.sent, frames);
   EXPECT_EQ(r.received, frames)
       << "the stock server stopped counting at TEST_END while " << frames - r.received
       << " frames were still queued in the DUT's port (it holds them all: a 1,000-packet FIFO); "
          "TEST_END went out before they left this host";
+}
+
+TEST(UdpTail, AReverseBurstFromAStockServerEndsWhenEveryFrameArrived) {
+  hil::sys::child_process server({"ip", "netns", "exec", bench().peer_netns, "iperf3", "-s",
+                                  "--forceflush", "-p", std::to_string(port)});
+  ASSERT_TRUE(server.wait_for_output("Server listening on", 10s)) << server.output();
+  expect_reverse_burst_counted_whole();
+}
+
+TEST(UdpTail, AReverseBurstFromHilperfPeerEndsWhenEveryFrameArrived) {
+  hil::sys::child_process peer({"ip", "netns", "exec", bench().peer_netns, HILPERF_PEER_BINARY,
+                                "-s", "-p", std::to_string(port), "--iperf2-port", "0"});
+  ASSERT_TRUE(peer.wait_for_output("listening on port", 10s)) << peer.output();
+  expect_reverse_burst_counted_whole();
 }
 
 }  // namespace

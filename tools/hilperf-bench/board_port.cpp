@@ -1,0 +1,61 @@
+#include "board_port.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "hil/sys/process.hpp"
+
+namespace hil::bench_tool {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The pids of the kernel's NAPI threads for devices named dev ("napi/<dev>-<napi id>").
+std::set<pid_t> napi_threads(const std::string& dev) {
+  std::set<pid_t> pids;
+  const std::string prefix = "napi/" + dev + "-";
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+    std::ifstream comm(e.path() / "comm");
+    std::string c;
+    if (std::getline(comm, c) && c.starts_with(prefix)) pids.insert(std::stoi(name));
+  }
+  return pids;
+}
+
+// Turns on threaded NAPI for dev in ns and returns the threads that appeared for it.
+std::vector<pid_t> thread_napi(const std::string& ns, const std::string& dev) {
+  const auto before = napi_threads(dev);
+  sys::run_checked(
+      {"ip", "netns", "exec", ns, "sh", "-c", "echo 1 > /sys/class/net/" + dev + "/threaded"});
+  std::vector<pid_t> added;
+  for (const pid_t p : napi_threads(dev)) {
+    if (!before.contains(p)) added.push_back(p);
+  }
+  return added;
+}
+
+}  // namespace
+
+std::vector<pid_t> make_ports_board_like(const bench::sim_layout& l) {
+  for (const auto& [ns, dev] :
+       {std::pair{l.dut_netns, l.dut_interface}, std::pair{l.peer_netns, l.peer_interface}}) {
+    sys::run_checked({"ip", "netns", "exec", ns, "ethtool", "-K", dev, "tso", "off",
+                      "tx-udp-segmentation", "off", "gro", "on"});
+  }
+  auto dut = thread_napi(l.dut_netns, l.dut_interface);
+  if (dut.empty()) {
+    throw std::runtime_error("no NAPI thread appeared for " + l.dut_interface +
+                             " after turning threaded NAPI on (GRO on a veth gives it NAPI)");
+  }
+  (void)thread_napi(l.peer_netns, l.peer_interface);
+  return dut;
+}
+
+}  // namespace hil::bench_tool
