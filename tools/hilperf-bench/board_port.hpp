@@ -11,8 +11,11 @@
 // the thread it adopted.
 #pragma once
 
+#include <sys/types.h>
+
+#include <vector>
+
 #include "hil/bench/sim_bench.hpp"
-#include "hil/sys/cpu_cgroup.hpp"
 
 namespace hil::bench_tool {
 
