@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/sockios.h>
+#include <netinet/in.h>
 #include <netinet/udp.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -48,6 +49,19 @@ datagram_stamp stamp(clock::time_point now, std::uint64_t seq) {
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch());
   return {static_cast<std::uint32_t>(us.count() / 1'000'000),
           static_cast<std::uint32_t>(us.count() % 1'000'000), seq};
+}
+
+// Whether a UDP datagram of len payload bytes fits the connected socket's path MTU unfragmented;
+// false when the MTU cannot be read.
+bool fits_path_mtu(int fd, int family, std::size_t len) {
+  int mtu = 0;
+  socklen_t size = sizeof(mtu);
+  const bool v6 = family == AF_INET6;
+  if (::getsockopt(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_MTU : IP_MTU, &mtu, &size) != 0) {
+    return false;
+  }
+  const std::size_t headers = (v6 ? 40 : 20) + 8;
+  return mtu > 0 && len + headers <= static_cast<std::size_t>(mtu);
 }
 
 // Errors a blocked or refused send/recv reports without the flow being broken.
@@ -322,10 +336,13 @@ void flow::udp_send_unpaced(const std::stop_token& stop) {
   // As fast as the socket takes them. With UDP GSO (UDP_SEGMENT) one send carries up to 64
   // datagrams that the kernel (or the NIC) cuts apart: each segment is one iperf3 datagram whose
   // header we wrote in place. Without GSO, sendmmsg(2) still saves a syscall per datagram.
+  // A datagram larger than the path MTU goes out in IP fragments, as iperf3's do; GSO cannot cut
+  // those (the kernel refuses a segment beyond the MTU with EMSGSIZE), so it is used only for
+  // datagrams that fit.
   const std::size_t len = config_.block_len;
   const int gso = static_cast<int>(len);
-  const bool use_gso =
-      len * 2 <= 65000 && ::setsockopt(fd_.get(), SOL_UDP, UDP_SEGMENT, &gso, sizeof(gso)) == 0;
+  const bool use_gso = len * 2 <= 65000 && fits_path_mtu(fd_.get(), family_, len) &&
+                       ::setsockopt(fd_.get(), SOL_UDP, UDP_SEGMENT, &gso, sizeof(gso)) == 0;
   const std::size_t per_message = use_gso ? std::min<std::size_t>(64, 65000 / len) : 1;
   constexpr std::size_t messages = 8;
   const std::size_t slots = per_message * messages;
