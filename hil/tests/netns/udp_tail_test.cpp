@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -95,6 +96,15 @@ hil::session::frame_trial_options burst_options() {
 // leaves ~0.5 s after it was sent.
 double burst_fps() { return 10 * hil::measure::media_max_fps(slow_mbit * 1'000'000ULL, frame); }
 
+// A stock `iperf3 -s` in the peer's namespace, listening (the test fails if it does not start).
+std::unique_ptr<hil::sys::child_process> start_stock_server() {
+  auto server = std::make_unique<hil::sys::child_process>(
+      std::vector<std::string>{"ip", "netns", "exec", bench().peer_netns, "iperf3", "-s",
+                               "--forceflush", "-p", std::to_string(port)});
+  EXPECT_TRUE(server->wait_for_output("Server listening on", 10s)) << server->output();
+  return server;
+}
+
 // A -R burst from the peer through its slow port: every frame arrives, and our client counts all.
 void expect_reverse_burst_counted_whole() {
   const port_tcp_bypasses port_shape(end::peer, slow_mbit);
@@ -109,9 +119,7 @@ void expect_reverse_burst_counted_whole() {
 }
 
 TEST(UdpTail, AStockServerCountsEveryFrameStillQueuedInTheDutsPortAtTheEnd) {
-  hil::sys::child_process server({"ip", "netns", "exec", bench().peer_netns, "iperf3", "-s",
-                                  "--forceflush", "-p", std::to_string(port)});
-  ASSERT_TRUE(server.wait_for_output("Server listening on", 10s)) << server.output();
+  const auto server = start_stock_server();
   const port_tcp_bypasses port_shape(end::dut, slow_mbit);
   const auto r = hil::session::run_frame_burst(burst_options(), burst_fps(), frames);
   EXPECT_EQ(r.sent, frames);
@@ -122,9 +130,7 @@ TEST(UdpTail, AStockServerCountsEveryFrameStillQueuedInTheDutsPortAtTheEnd) {
 }
 
 TEST(UdpTail, AReverseBurstFromAStockServerEndsWhenEveryFrameArrived) {
-  hil::sys::child_process server({"ip", "netns", "exec", bench().peer_netns, "iperf3", "-s",
-                                  "--forceflush", "-p", std::to_string(port)});
-  ASSERT_TRUE(server.wait_for_output("Server listening on", 10s)) << server.output();
+  const auto server = start_stock_server();
   expect_reverse_burst_counted_whole();
 }
 
