@@ -30,8 +30,8 @@ void write_value(const fs::path& file, const std::string& value) {
 
 }  // namespace
 
-cpu_cgroup::cpu_cgroup(const std::string& tag, int percent_of_a_core)
-    : percent_(percent_of_a_core) {
+cpu_cgroup::cpu_cgroup(const std::string& tag, int percent_of_a_core, const std::string& cpus)
+    : percent_(percent_of_a_core), cpus_(cpus) {
   if (percent_ < 0 || percent_ > 100'000) {
     throw std::invalid_argument("a CPU quota is 0 (none) to 100000 % of a core, not " +
                                 std::to_string(percent_));
@@ -61,6 +61,18 @@ cpu_cgroup::cpu_cgroup(const std::string& tag, int percent_of_a_core)
       usage_dir_ = dirs_[1];
     }
     write_value(usage_dir_ / "cpuacct.usage", "0");
+    if (!cpus_.empty()) {
+      const fs::path cpuset = cgroup_root / "cpuset";
+      if (!fs::exists(cpuset / "cpuset.cpus")) {
+        throw std::system_error(std::make_error_code(std::errc::not_supported),
+                                "no cgroup v1 cpuset controller at " + cpuset.string());
+      }
+      make(cpuset / name);
+      // A cpuset takes no task before it has memory nodes: the parent's.
+      write_value(dirs_.back() / "cpuset.mems",
+                  read_text_file((cpuset / "cpuset.mems").string(), 4096));
+      write_value(dirs_.back() / "cpuset.cpus", cpus_);
+    }
   } catch (...) {
     for (const auto& d : dirs_) ::rmdir(d.c_str());
     throw;

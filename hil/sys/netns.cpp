@@ -12,6 +12,8 @@
 #include <array>
 #include <cerrno>
 #include <cstdio>
+#include <exception>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -28,7 +30,9 @@ bool netns_exists(const std::string& name) {
   return ::stat(netns_path(name).c_str(), &st) == 0;
 }
 
-void enter_netns(const std::string& name) {
+namespace {
+// setns() of the calling thread into the network namespace name.
+void join_netns(const std::string& name) {
   const unique_fd ns(::open(netns_path(name).c_str(), O_RDONLY | O_CLOEXEC));
   if (!ns) {
     throw_last_errno(
@@ -40,6 +44,24 @@ void enter_netns(const std::string& name) {
     throw_last_errno(
         fmt::format("setns into network namespace '{}' (needs CAP_SYS_ADMIN: run as root)", name));
   }
+}
+}  // namespace
+
+void with_socket_namespace(const std::string& name, const std::function<void()>& body) {
+  std::exception_ptr failed;
+  std::thread([&] {
+    try {
+      join_netns(name);
+      body();
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  }).join();
+  if (failed) std::rethrow_exception(failed);
+}
+
+void enter_netns(const std::string& name) {
+  join_netns(name);
   // A private mount namespace, so remounting /sys does not touch the host's view.
   if (::unshare(CLONE_NEWNS) != 0) throw_last_errno("unshare(CLONE_NEWNS) for " + name);
   if (::mount("", "/", "none", MS_SLAVE | MS_REC, nullptr) != 0) {

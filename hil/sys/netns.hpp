@@ -16,6 +16,13 @@ bool netns_exists(const std::string& name);
 // had). Throws std::system_error naming the namespace and the step that failed.
 void enter_netns(const std::string& name);
 
+// Runs body on a thread of its own that entered network namespace `name` (setns only, no mount
+// namespace) and waits for it: a socket body opens (a netlink socket) stays in that namespace for
+// its life and may be used from any thread afterwards, while the calling process stays where it
+// was. An exception body throws, or the failure to enter (std::system_error naming the namespace),
+// is rethrown here.
+void with_socket_namespace(const std::string& name, const std::function<void()>& body);
+
 // The inode of the calling thread's network namespace: identifies it in journals.
 unsigned long current_netns_inode();
 

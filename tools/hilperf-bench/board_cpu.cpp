@@ -1,7 +1,10 @@
 #include "board_cpu.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -41,6 +44,14 @@ std::string version_of(const std::string& binary) {
 
 enum class better { higher, lower };
 
+// What one client run gave: its report, the CPU time the DUT side spent on it, and the packets
+// that crossed the link to the peer meanwhile.
+struct run_result {
+  iperf3_summary summary;
+  std::chrono::nanoseconds cpu{};
+  std::uint64_t link_packets = 0;
+};
+
 // One row of the table: what the clients are asked and what is read off a run.
 struct figure {
   std::string what;
@@ -48,26 +59,32 @@ struct figure {
   bool on_1g_port = false;        // through the 1 Gbit/s port (else unshaped)
   better sense = better::higher;
   std::string target;  // the issue's, for hilperf against the best of the others
-  // The value of one run: its summary and the CPU time the DUT side spent on it.
-  std::function<double(const iperf3_summary&, std::chrono::nanoseconds)> value;
-  bool with_loss = false;  // a UDP row: the same runs' loss % on a row of its own below
+  std::function<double(const run_result&)> value;
+  // A UDP row: the same runs' datagrams/s the peer's program counted and loss % on rows below.
+  bool with_loss = false;
   // A CPU-per-GB row: the same runs' goodput on a row of its own below (a DUT that cannot fill
   // the port spends its whole quota on fewer bytes, and the figure says so only beside it).
   bool with_rate = false;
 };
 
-double received_per_s(const iperf3_summary& s) {
+double received_per_s(const run_result& r) {
+  const iperf3_summary& s = r.summary;
   return static_cast<double>(s.packets - s.lost_packets) / s.duration_s;
 }
 
-double cpu_s_per_gb(const iperf3_summary& s, std::chrono::nanoseconds cpu) {
-  return std::chrono::duration<double>(cpu).count() / (static_cast<double>(s.received_bytes) / 1e9);
+// What the DUT put on the link, whether or not the peer's program kept up with it.
+double onto_the_link_per_s(const run_result& r) {
+  return static_cast<double>(r.link_packets) / r.summary.duration_s;
+}
+
+double cpu_s_per_gb(const run_result& r) {
+  return std::chrono::duration<double>(r.cpu).count() /
+         (static_cast<double>(r.summary.received_bytes) / 1e9);
 }
 
 std::vector<figure> figures(int seconds) {
   const std::string t = std::to_string(seconds);
-  const auto gbps = [](const iperf3_summary& s, auto) { return s.received_bps / 1e9; };
-  const auto pps = [](const iperf3_summary& s, auto) { return received_per_s(s); };
+  const auto gbps = [](const run_result& r) { return r.summary.received_bps / 1e9; };
   const std::string tcp_target = ">= 1.0x, aim 1.3x";
   const std::vector<std::string> udp{"-u", "-b", "0", "-t", t, "-l"};
   const auto with = [](std::vector<std::string> a, const std::string& last) {
@@ -83,10 +100,10 @@ std::vector<figure> figures(int seconds) {
        tcp_target,
        gbps,
        false},
-      {"UDP 1472 B, datagrams/s received", with(udp, "1472"), false, better::higher, ">= 1.5x", pps,
-       true},
-      {"UDP 18 B (64 B frames), datagrams/s received", with(udp, "18"), false, better::higher,
-       "reported", pps, true},
+      {"UDP 1472 B, datagrams/s onto the link", with(udp, "1472"), false, better::higher, ">= 1.5x",
+       onto_the_link_per_s, true},
+      {"UDP 18 B (64 B frames), datagrams/s onto the link", with(udp, "18"), false, better::higher,
+       "reported", onto_the_link_per_s, true},
       {"CPU-s per GB at 1 Gbit/s, the DUT sends",
        {"-t", t},
        true,
@@ -112,18 +129,48 @@ double median(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// The CPUs this process may use, split between the two ends: the first for the DUT side, the
+// rest for the peer, so neither end's work takes the other's CPU as on two hosts. Empty lists
+// (both ends anywhere) when there is only one.
+struct cpu_split {
+  std::string dut;
+  std::string peer;
+};
+
+cpu_split split_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return {};
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  }
+  if (cpus.size() < 2) return {};
+  cpu_split split{std::to_string(cpus[0]), {}};
+  for (std::size_t i = 1; i < cpus.size(); ++i) {
+    split.peer += (i > 1 ? "," : "") + std::to_string(cpus[i]);
+  }
+  return split;
+}
+
 class board_run {
  public:
-  // The DUT's receive work (dut_napi, make_ports_board_like) runs inside the DUT's cgroup.
+  // The DUT's receive work (threads.dut, make_ports_board_like) runs inside the DUT's cgroup, the
+  // peer's inside the peer's (uncapped, only kept on the peer's CPUs).
   board_run(const bench::sim_layout& l, const std::vector<contender>& tools, int quota,
-            const std::vector<pid_t>& dut_napi)
-      : l_(l), tools_(tools), cgroup_("bench", quota) {
-    for (const pid_t t : dut_napi) cgroup_.adopt(t);
+            const port_threads& threads, const cpu_split& cpus)
+      : l_(l),
+        tools_(tools),
+        cgroup_("bench", quota, cpus.dut),
+        peer_cgroup_("bench-peer", 0, cpus.peer),
+        link_(l) {
+    for (const pid_t t : threads.dut) cgroup_.adopt(t);
+    for (const pid_t t : threads.peer) peer_cgroup_.adopt(t);
     for (std::size_t i = 0; i < tools_.size(); ++i) {
       std::vector<std::string> argv{"ip", "netns", "exec", l_.peer_netns};
       argv.insert(argv.end(), tools_[i].server.begin(), tools_[i].server.end());
       argv.insert(argv.end(), {"-p", std::to_string(first_port + static_cast<int>(i))});
-      servers_.push_back(std::make_unique<sys::child_process>(argv));
+      servers_.push_back(std::make_unique<sys::child_process>(peer_cgroup_.command(argv)));
       if (!servers_.back()->wait_for_output(tools_[i].ready, 10s)) {
         throw std::runtime_error(tools_[i].name +
                                  " server did not start: " + servers_.back()->output());
@@ -131,9 +178,8 @@ class board_run {
     }
   }
 
-  // One client run of tool i inside the cgroup: its summary and the CPU time it took.
-  std::pair<iperf3_summary, std::chrono::nanoseconds> client(std::size_t i,
-                                                             const std::vector<std::string>& args) {
+  // One client run of tool i inside the DUT's cgroup.
+  run_result client(std::size_t i, const std::vector<std::string>& args) {
     const contender& t = tools_[i];
     std::vector<std::string> argv{"ip",
                                   "netns",
@@ -148,25 +194,30 @@ class board_run {
     argv.insert(argv.end(), t.flags.begin(), t.flags.end());
     argv.insert(argv.end(), args.begin(), args.end());
     const auto before = cgroup_.used();
+    const std::uint64_t packets_before = link_.rx_packets();
     sys::child_process c(cgroup_.command(argv));
     if (!wait_unless_interrupted(c, 180s))
       throw std::runtime_error(t.name + " client did not finish");
-    const auto cpu = cgroup_.used() - before;
-    auto s = report::parse_iperf3_json(c.output());
-    if (!s.error.empty()) throw std::runtime_error(t.name + ": " + s.error);
-    return {s, cpu};
+    run_result r;
+    r.cpu = cgroup_.used() - before;
+    r.link_packets = link_.rx_packets() - packets_before;
+    r.summary = report::parse_iperf3_json(c.output());
+    if (!r.summary.error.empty()) throw std::runtime_error(t.name + ": " + r.summary.error);
+    return r;
   }
 
  private:
   const bench::sim_layout& l_;
   const std::vector<contender>& tools_;
   sys::cpu_cgroup cgroup_;
+  sys::cpu_cgroup peer_cgroup_;
+  peer_link link_;
   std::vector<std::unique_ptr<sys::child_process>> servers_;
 };
 
 void print_header(const std::vector<contender>& tools, std::ostream& out) {
-  std::string head = fmt::format("| {:<46} |", "figure");
-  std::string rule = "|" + std::string(48, '-') + "|";
+  std::string head = fmt::format("| {:<50} |", "figure");
+  std::string rule = "|" + std::string(52, '-') + "|";
   for (const auto& t : tools) {
     head += fmt::format(" {:>22} |", t.name);
     rule += std::string(24, '-') + "|";
@@ -177,7 +228,7 @@ void print_header(const std::vector<contender>& tools, std::ostream& out) {
 }
 
 void print_row(const figure& f, const std::vector<double>& medians, std::ostream& out) {
-  std::string row = fmt::format("| {:<46} |", f.what);
+  std::string row = fmt::format("| {:<50} |", f.what);
   for (const double v : medians) row += fmt::format(" {:>22.4g} |", v);
   std::optional<double> best;
   for (std::size_t i = 1; i < medians.size(); ++i) {
@@ -212,29 +263,34 @@ void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_o
   bench::sim_layout l = bench::private_layout("c", "eth0");
   l.peer_mtu = 9000;
   const bench::bench_session bench(l);
-  const auto dut_napi = make_ports_board_like(l);
+  const port_threads threads = make_ports_board_like(l);
+  const cpu_split cpus = split_cpus();
   const auto rows = figures(o.seconds);
   for (const int quota : o.quotas) {
     out << fmt::format(
-        "\nThe DUT side capped at {} (cgroup cpu quota), ports without segmentation offload, "
-        "each end's receive work on its own CPU; "
+        "\nThe DUT side capped at {} (cgroup cpu quota), {}, ports without segmentation "
+        "offload, each end's receive work on its own side; "
         "median of {} runs of {} s, the tools taking turns\n",
-        quota == 0 ? std::string("nothing") : fmt::format("{} % of one core", quota), o.runs,
-        o.seconds);
+        quota == 0 ? std::string("nothing") : fmt::format("{} % of one core", quota),
+        cpus.dut.empty() ? std::string("both ends sharing this machine's only CPU")
+                         : fmt::format("on CPU {} and the peer on CPU {}", cpus.dut, cpus.peer),
+        o.runs, o.seconds);
     print_header(tools, out);
-    board_run run(l, tools, quota, dut_napi);
+    board_run run(l, tools, quota, threads, cpus);
     for (const auto& f : rows) {
       std::optional<bench::ethernet_port> port;
       if (f.on_1g_port) port.emplace(l, port_mbit, max_frame);
       std::vector<std::vector<double>> values(tools.size());
+      std::vector<std::vector<double>> counted(tools.size());
       std::vector<std::vector<double>> losses(tools.size());
       std::vector<std::vector<double>> rates(tools.size());
       for (int r = 0; r < o.runs; ++r) {
         for (std::size_t i = 0; i < tools.size(); ++i) {
-          const auto [s, cpu] = run.client(i, f.args);
-          values[i].push_back(f.value(s, cpu));
-          losses[i].push_back(s.lost_percent);
-          rates[i].push_back(s.received_bps / 1e9);
+          const run_result result = run.client(i, f.args);
+          values[i].push_back(f.value(result));
+          counted[i].push_back(received_per_s(result));
+          losses[i].push_back(result.summary.lost_percent);
+          rates[i].push_back(result.summary.received_bps / 1e9);
         }
       }
       const auto medians = [](const std::vector<std::vector<double>>& v) {
@@ -244,6 +300,14 @@ void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_o
       };
       print_row(f, medians(values), out);
       if (f.with_loss) {
+        const figure got{"  the same runs' datagrams/s its server counted",
+                         {},
+                         false,
+                         better::higher,
+                         "",
+                         {},
+                         false};
+        print_row(got, medians(counted), out);
         const figure loss{"  the same runs' loss %", {}, false, better::lower, "", {}, false};
         print_row(loss, medians(losses), out);
       }

@@ -2,15 +2,19 @@
 // not a runner's. The DUT side — every client, in the DUT namespace — runs in a cgroup capped at a
 // share of one core (25 % and 50 % by default: a Cortex-A core busy with other work stands in as
 // well as any), which also counts the CPU time it uses; the peer's servers are not capped (a lab
-// PC). Each tool talks to its own server, on a bench of its own whose veth pair behaves like a
-// board's port rather than like a pipe between namespaces (board_port.hpp: no segmentation
-// offload, software GRO, and each end's receive work on its own side — the DUT's inside its
-// cgroup, the peer's outside).
+// PC). The two ends run on CPUs of their own when the machine has two or more (cpusets: the DUT
+// side on the first, the peer on the rest), as two hosts do: otherwise the scheduler lets one
+// end's work take the other's CPU and the figures move by half between runs. Each tool talks to
+// its own server, on a bench of its own whose veth pair behaves like a board's port rather than
+// like a pipe between namespaces (board_port.hpp: no segmentation offload, software GRO, and each
+// end's receive work on its own side — the DUT's inside its cgroups, the peer's in the peer's).
 //
 // Figures, each the median of `runs` runs with the tools taking turns:
 //   TCP goodput each way (the DUT sends; the DUT receives, -R), Gbit/s;
-//   UDP datagrams/s the peer received of 1472-byte payloads (a 1518-byte frame) and of 18-byte
-//   ones (a 64-byte frame), unpaced, with the loss beside them;
+//   UDP datagrams/s the DUT put onto the link (the peer end's rx_packets) of 1472-byte payloads
+//   (a 1518-byte frame) and of 18-byte ones (a 64-byte frame), unpaced, with what the tool's
+//   server counted and its loss beside them (a server that cannot keep up on the peer's CPU
+//   loses datagrams the DUT did send: that is the peer's figure, not the DUT's);
 //   CPU-seconds the DUT side spent per GB moved through a 1 Gbit/s port (tbf counting Ethernet's
 //   framing: the rate is fixed, so what differs is what each tool spends), each way.
 // For each figure: hilperf against the best of the other tools, and the target.

@@ -4,12 +4,14 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "hil/sys/netns.hpp"
 #include "hil/sys/process.hpp"
 
 namespace hil::bench_tool {
@@ -46,19 +48,35 @@ std::vector<pid_t> thread_napi(const std::string& ns, const std::string& dev) {
 
 }  // namespace
 
-std::vector<pid_t> make_ports_board_like(const bench::sim_layout& l) {
+port_threads make_ports_board_like(const bench::sim_layout& l) {
   for (const auto& [ns, dev] :
        {std::pair{l.dut_netns, l.dut_interface}, std::pair{l.peer_netns, l.peer_interface}}) {
     sys::run_checked({"ip", "netns", "exec", ns, "ethtool", "-K", dev, "tso", "off",
                       "tx-udp-segmentation", "off", "gro", "on"});
   }
-  auto dut = thread_napi(l.dut_netns, l.dut_interface);
-  if (dut.empty()) {
-    throw std::runtime_error("no NAPI thread appeared for " + l.dut_interface +
-                             " after turning threaded NAPI on (GRO on a veth gives it NAPI)");
+  port_threads t{thread_napi(l.dut_netns, l.dut_interface),
+                 thread_napi(l.peer_netns, l.peer_interface)};
+  for (const auto& [threads, dev] :
+       {std::pair{&t.dut, l.dut_interface}, std::pair{&t.peer, l.peer_interface}}) {
+    if (threads->empty()) {
+      throw std::runtime_error("no NAPI thread appeared for " + dev +
+                               " after turning threaded NAPI on (GRO on a veth gives it NAPI)");
+    }
   }
-  (void)thread_napi(l.peer_netns, l.peer_interface);
-  return dut;
+  return t;
 }
+
+namespace {
+link::link_control control_in(const std::string& ns) {
+  std::optional<link::link_control> c;
+  sys::with_socket_namespace(ns, [&] { c.emplace(); });
+  return std::move(*c);
+}
+}  // namespace
+
+peer_link::peer_link(const bench::sim_layout& l)
+    : interface_(l.peer_interface), control_(control_in(l.peer_netns)) {}
+
+std::uint64_t peer_link::rx_packets() { return control_.counters(interface_).rx_packets; }
 
 }  // namespace hil::bench_tool

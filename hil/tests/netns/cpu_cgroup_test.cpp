@@ -91,6 +91,44 @@ TEST(CpuCgroup, AdoptingATaskThatDoesNotExistThrowsNamingTheFile) {
   }
 }
 
+std::string allowed_cpus(pid_t pid) {
+  const std::string status =
+      hil::sys::read_text_file("/proc/" + std::to_string(pid) + "/status", 1 << 16);
+  const auto at = status.find("Cpus_allowed_list:");
+  if (at == std::string::npos) return "none in " + status;
+  const auto value = status.find_first_not_of(" \t", at + 18);
+  return status.substr(value, status.find('\n', value) - value);
+}
+
+TEST(CpuCgroup, KeptOnACpuACommandAndAnAdoptedTaskRunOnlyThereUntilTheGroupGoes) {
+  hil::sys::child_process sleeper({"sleep", "30"});
+  const std::string all = allowed_cpus(sleeper.pid());
+  {
+    hil::sys::cpu_cgroup g("cgtest", 0, "0");
+    EXPECT_EQ(g.cpus(), "0");
+    const std::string where = run_inside(g, {"cat", "/proc/self/cgroup", "/proc/self/status"});
+    EXPECT_THAT(where, HasSubstr(":cpuset:/" + group + "\n")) << where;
+    EXPECT_THAT(where, ::testing::ContainsRegex("Cpus_allowed_list:\t0\n")) << where;
+    g.adopt(sleeper.pid());
+    EXPECT_EQ(allowed_cpus(sleeper.pid()), "0");
+  }
+  EXPECT_EQ(allowed_cpus(sleeper.pid()), all) << "the adopted task stayed kept on CPU 0";
+  EXPECT_FALSE(fs::exists("/sys/fs/cgroup/cpuset/" + group));
+  EXPECT_FALSE(fs::exists("/sys/fs/cgroup/cpu/" + group));
+}
+
+TEST(CpuCgroup, ACpuThatIsNotThereIsRefusedNamingTheFileAndLeavesNothing) {
+  try {
+    const hil::sys::cpu_cgroup g("cgtest", 25, "4095");
+    FAIL() << "kept tasks on CPU 4095";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr(group + "/cpuset.cpus"));
+  }
+  EXPECT_FALSE(fs::exists("/sys/fs/cgroup/cpuset/" + group));
+  EXPECT_FALSE(fs::exists("/sys/fs/cgroup/cpu/" + group));
+  EXPECT_FALSE(fs::exists("/sys/fs/cgroup/cpuacct/" + group));
+}
+
 TEST(CpuCgroup, RefusesAQuotaOutOfRangeAndLeavesNothing) {
   EXPECT_THROW(hil::sys::cpu_cgroup("cgtest", -1), std::invalid_argument);
   EXPECT_THROW(hil::sys::cpu_cgroup("cgtest", 100'001), std::invalid_argument);

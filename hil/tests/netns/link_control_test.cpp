@@ -10,9 +10,12 @@
 #include <unistd.h>
 
 #include <array>
+#include <optional>
+#include <system_error>
 
 #include "hil/link/link_control.hpp"
 #include "hil/measure/link_checks.hpp"
+#include "hil/sys/netns.hpp"
 #include "hil/sys/process.hpp"
 #include "hil/sys/unique_fd.hpp"
 #include "hil/tests/netns/test_bench.hpp"
@@ -150,6 +153,34 @@ TEST_F(LinkControl, AdminDownAndUpAreApplied) {
   EXPECT_FALSE(link_.info(dut_).admin_up);
   link_.set_admin_up(dut_, true);
   EXPECT_TRUE(link_.info(dut_).admin_up);
+}
+
+}  // namespace
+
+namespace {
+
+// A netlink socket opened through with_socket_namespace lives in the peer's namespace — it sees
+// the peer's interface, not the DUT's — while the test's own thread stays where it was.
+TEST(SocketNamespace, ANetlinkSocketOpenedThereSeesThePeersLinksAndTheCallerStaysHome) {
+  const hil::bench::sim_layout& l = hil::test::run_layout();
+  const unsigned long home = hil::sys::current_netns_inode();
+  std::optional<hil::link::link_control> peer;
+  hil::sys::with_socket_namespace(l.peer_netns, [&] { peer.emplace(); });
+  EXPECT_TRUE(peer->exists(l.peer_interface));
+  EXPECT_FALSE(peer->exists(l.dut_interface));
+  EXPECT_EQ(hil::sys::current_netns_inode(), home);
+  EXPECT_TRUE(hil::link::link_control().exists(l.dut_interface));
+}
+
+TEST(SocketNamespace, ANamespaceThatIsNotThereIsNamedAndTheBodyNeverRuns) {
+  bool ran = false;
+  try {
+    hil::sys::with_socket_namespace("hilperf-no-such-ns", [&] { ran = true; });
+    FAIL() << "entered a namespace that does not exist";
+  } catch (const std::system_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("hilperf-no-such-ns"));
+  }
+  EXPECT_FALSE(ran);
 }
 
 }  // namespace
