@@ -1,6 +1,5 @@
 #include "hil/sys/cpu_pressure.hpp"
 
-#include <dirent.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "hil/sys/proc_text.hpp"
+#include "hil/sys/process_list.hpp"
 
 namespace hil::sys {
 namespace {
@@ -25,17 +25,10 @@ std::string slurp(const char* path) {
 // Every process's stat, keyed by pid; processes that vanish while being read are left out.
 std::map<pid_t, proc_stat> read_processes() {
   std::map<pid_t, proc_stat> out;
-  DIR* dir = ::opendir("/proc");
-  if (dir == nullptr) return out;
-  while (const dirent* e = ::readdir(dir)) {
-    const auto pid = leading_number(e->d_name);
-    if (!pid || std::string_view(e->d_name).find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    const std::string text = slurp(fmt::format("/proc/{}/stat", *pid).c_str());
-    if (auto s = parse_proc_stat(text)) out.emplace(static_cast<pid_t>(*pid), std::move(*s));
+  for (const pid_t pid : process_ids()) {
+    const std::string text = slurp(fmt::format("/proc/{}/stat", pid).c_str());
+    if (auto s = parse_proc_stat(text)) out.emplace(pid, std::move(*s));
   }
-  ::closedir(dir);
   return out;
 }
 

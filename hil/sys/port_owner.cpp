@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "hil/sys/process_list.hpp"
+
 namespace hil::sys {
 namespace {
 
@@ -38,17 +40,12 @@ std::optional<std::string> tcp_port_owner(std::uint16_t port) {
   if (!inode) inode = listening_inode("/proc/net/tcp6", port);
   if (!inode) return std::nullopt;
   const std::string target = "socket:[" + *inode + "]";
-  std::error_code ec;
-  for (const auto& proc : fs::directory_iterator("/proc", ec)) {
-    const std::string pid = proc.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    for (const auto& fd : fs::directory_iterator(proc.path() / "fd", ec)) {
+  for (const pid_t pid : process_ids()) {
+    std::error_code ec;
+    for (const auto& fd : fs::directory_iterator(fmt::format("/proc/{}/fd", pid), ec)) {
       std::error_code link_ec;
       if (fs::read_symlink(fd.path(), link_ec).string() != target) continue;
-      std::ifstream comm(proc.path() / "comm");
-      std::string name;
-      std::getline(comm, name);
-      return fmt::format("{} (pid {})", name, pid);
+      return fmt::format("{} (pid {})", process_name(pid), pid);
     }
   }
   return std::nullopt;

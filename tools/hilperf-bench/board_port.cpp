@@ -1,9 +1,5 @@
 #include "board_port.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -13,23 +9,18 @@
 
 #include "hil/sys/netns.hpp"
 #include "hil/sys/process.hpp"
+#include "hil/sys/process_list.hpp"
 
 namespace hil::bench_tool {
 
 namespace {
 
-namespace fs = std::filesystem;
-
 // The pids of the kernel's NAPI threads for devices named dev ("napi/<dev>-<napi id>").
 std::set<pid_t> napi_threads(const std::string& dev) {
   std::set<pid_t> pids;
   const std::string prefix = "napi/" + dev + "-";
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    const std::string name = e.path().filename().string();
-    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
-    std::ifstream comm(e.path() / "comm");
-    std::string c;
-    if (std::getline(comm, c) && c.starts_with(prefix)) pids.insert(std::stoi(name));
+  for (const pid_t pid : sys::process_ids()) {
+    if (sys::process_name(pid).starts_with(prefix)) pids.insert(pid);
   }
   return pids;
 }
