@@ -59,7 +59,7 @@ struct figure {
   bool on_1g_port = false;        // through the 1 Gbit/s port (else unshaped)
   better sense = better::higher;
   std::string target;  // the issue's, for hilperf against the best of the others
-  std::function<double(const run_result&)> value;
+  std::function<double(const run_result&)> value;  // the figure one run gives
   // A UDP row: the same runs' datagrams/s the peer's program counted and loss % on rows below.
   bool with_loss = false;
   // A CPU-per-GB row: the same runs' goodput on a row of its own below (a DUT that cannot fill
