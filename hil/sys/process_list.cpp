@@ -1,10 +1,9 @@
 #include "hil/sys/process_list.hpp"
 
-#include <dirent.h>
-
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
-#include <string_view>
+#include <system_error>
 
 #include "hil/sys/proc_text.hpp"
 
@@ -12,14 +11,13 @@ namespace hil::sys {
 
 std::vector<pid_t> process_ids() {
   std::vector<pid_t> pids;
-  DIR* dir = ::opendir("/proc");
-  if (dir == nullptr) return pids;
-  while (const dirent* e = ::readdir(dir)) {
-    const std::string_view name = e->d_name;
-    if (name.find_first_not_of("0123456789") != std::string_view::npos) continue;
+  std::error_code ec;  // an unreadable /proc gives no pids, a read error mid-walk ends the list
+  for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     if (const auto pid = leading_number(name)) pids.push_back(static_cast<pid_t>(*pid));
   }
-  ::closedir(dir);
   std::sort(pids.begin(), pids.end());
   return pids;
 }
