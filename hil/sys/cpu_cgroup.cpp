@@ -114,15 +114,26 @@ std::vector<std::string> cpu_cgroup::command(const std::vector<std::string>& arg
   return out;
 }
 
-std::chrono::nanoseconds cpu_cgroup::used() const {
-  const std::string text = read_text_file((usage_dir_ / "cpuacct.usage").string(), 64);
+namespace {
+
+// A cpuacct counter of nanoseconds.
+std::chrono::nanoseconds read_ns(const fs::path& file) {
+  const std::string text = read_text_file(file.string(), 64);
   try {
     return std::chrono::nanoseconds(std::stoll(text));
   } catch (const std::exception&) {
-    throw std::system_error(std::make_error_code(std::errc::bad_message),
-                            "reading " + (usage_dir_ / "cpuacct.usage").string() + ": '" + text +
-                                "' is not a count of nanoseconds");
+    throw std::system_error(
+        std::make_error_code(std::errc::bad_message),
+        "reading " + file.string() + ": '" + text + "' is not a count of nanoseconds");
   }
+}
+
+}  // namespace
+
+std::chrono::nanoseconds cpu_cgroup::used() const { return read_ns(usage_dir_ / "cpuacct.usage"); }
+
+cpu_cgroup::mode_split cpu_cgroup::used_by_mode() const {
+  return {read_ns(usage_dir_ / "cpuacct.usage_user"), read_ns(usage_dir_ / "cpuacct.usage_sys")};
 }
 
 }  // namespace hil::sys

@@ -47,6 +47,17 @@ class cpu_cgroup {
   // the counter cannot be read.
   [[nodiscard]] std::chrono::nanoseconds used() const;
 
+  // The same time split by where it was spent: in user space, and in the kernel (system calls,
+  // and the interrupts and softirqs that struck while a task of the group ran): cpuacct.usage_user
+  // and cpuacct.usage_sys, which the kernel keeps by its timer tick (a sample every 1/HZ s), so a
+  // split of less than a few hundred ticks is rough. Throws std::system_error when a counter
+  // cannot be read.
+  struct mode_split {
+    std::chrono::nanoseconds user{};
+    std::chrono::nanoseconds kernel{};
+  };
+  [[nodiscard]] mode_split used_by_mode() const;
+
   // The cap this group was made with, 0 for none.
   [[nodiscard]] int percent_of_a_core() const noexcept { return percent_; }
 

@@ -44,13 +44,23 @@ std::string version_of(const std::string& binary) {
 
 enum class better { higher, lower };
 
-// What one client run gave: its report, the CPU time the DUT side spent on it, and the packets
-// that crossed the link to the peer meanwhile.
+// What one client run gave: its report, the CPU time the DUT side spent on it (all of it, and the
+// part in user space), and the packets that crossed the link to the peer meanwhile.
 struct run_result {
   iperf3_summary summary;
   std::chrono::nanoseconds cpu{};
+  std::chrono::nanoseconds cpu_user{};
+  std::chrono::nanoseconds cpu_kernel{};
   std::uint64_t link_packets = 0;
 };
+
+// The share of the DUT side's CPU time a run spent in user space, the tool's own code; the rest is
+// the kernel's work for what the tool asked of it, which a tool changes only by how it asks (GSO,
+// batches, sendfile) (cpu_cgroup::used_by_mode).
+double user_percent(const run_result& r) {
+  const double all = std::chrono::duration<double>(r.cpu_user + r.cpu_kernel).count();
+  return all > 0 ? 100 * std::chrono::duration<double>(r.cpu_user).count() / all : 0;
+}
 
 // One row of the table: what the clients are asked and what is read off a run.
 struct figure {
@@ -194,12 +204,16 @@ class board_run {
     argv.insert(argv.end(), t.flags.begin(), t.flags.end());
     argv.insert(argv.end(), args.begin(), args.end());
     const auto before = cgroup_.used();
+    const auto modes_before = cgroup_.used_by_mode();
     const std::uint64_t packets_before = link_.rx_packets();
     sys::child_process c(cgroup_.command(argv));
     if (!wait_unless_interrupted(c, 180s))
       throw std::runtime_error(t.name + " client did not finish");
     run_result r;
     r.cpu = cgroup_.used() - before;
+    const auto modes = cgroup_.used_by_mode();
+    r.cpu_user = modes.user - modes_before.user;
+    r.cpu_kernel = modes.kernel - modes_before.kernel;
     r.link_packets = link_.rx_packets() - packets_before;
     r.summary = report::parse_iperf3_json(c.output());
     if (!r.summary.error.empty()) throw std::runtime_error(t.name + ": " + r.summary.error);
@@ -284,6 +298,7 @@ void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_o
       std::vector<std::vector<double>> counted(tools.size());
       std::vector<std::vector<double>> losses(tools.size());
       std::vector<std::vector<double>> rates(tools.size());
+      std::vector<std::vector<double>> user(tools.size());
       for (int r = 0; r < o.runs; ++r) {
         for (std::size_t i = 0; i < tools.size(); ++i) {
           const run_result result = run.client(i, f.args);
@@ -291,6 +306,7 @@ void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_o
           counted[i].push_back(received_per_s(result));
           losses[i].push_back(result.summary.lost_percent);
           rates[i].push_back(result.summary.received_bps / 1e9);
+          user[i].push_back(user_percent(result));
         }
       }
       const auto medians = [](const std::vector<std::vector<double>>& v) {
@@ -316,6 +332,9 @@ void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_o
             "  the same runs' goodput, Gbit/s", {}, false, better::higher, "", {}, false};
         print_row(rate, medians(rates), out);
       }
+      const figure in_user{
+          "  the same runs' DUT CPU in user space, %", {}, false, better::lower, "", {}, false};
+      print_row(in_user, medians(user), out);
     }
   }
 }

@@ -1,5 +1,6 @@
 // cpu_cgroup on the real cgroup v1 file system: a command joins both groups before it execs, the
-// quota is what was asked, CPU time is counted, and nothing is left behind.
+// quota is what was asked, CPU time is counted (and split into user and kernel time), and nothing
+// is left behind.
 #include "hil/sys/cpu_cgroup.hpp"
 
 #include <gmock/gmock.h>
@@ -53,6 +54,27 @@ TEST(CpuCgroup, NoQuotaOnlyCountsAndTheCountStartsAtZero) {
       {"sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; echo \"$1\"", "sh", "a b"});
   EXPECT_EQ(out, "a b\n");
   EXPECT_GT(g.used(), 0ns);
+}
+
+// What a command spent inside g, by mode.
+hil::sys::cpu_cgroup::mode_split spent_by(const hil::sys::cpu_cgroup& g,
+                                          const std::vector<std::string>& argv) {
+  const auto before = g.used_by_mode();
+  run_inside(g, argv);
+  const auto after = g.used_by_mode();
+  return {after.user - before.user, after.kernel - before.kernel};
+}
+
+TEST(CpuCgroup, SystemCallsCountAsKernelTimeAndALoopAsUserTime) {
+  const hil::sys::cpu_cgroup g("cgtest", 0);
+  // About half a second each on this runner kind (a hundred ticks and more): dd's time is the
+  // kernel clearing its buffer on every read of /dev/zero, the shell's is its own arithmetic.
+  const auto copy = spent_by(g, {"dd", "if=/dev/zero", "of=/dev/null", "bs=1M", "count=20000"});
+  const auto loop = spent_by(g, {"sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"});
+  EXPECT_GT(copy.kernel, 4 * copy.user)
+      << "dd: user " << copy.user.count() << " ns, kernel " << copy.kernel.count() << " ns";
+  EXPECT_GT(loop.user, 4 * loop.kernel)
+      << "sh: user " << loop.user.count() << " ns, kernel " << loop.kernel.count() << " ns";
 }
 
 std::string cgroup_of(pid_t pid) {
