@@ -114,8 +114,9 @@ class flow {
 
   // How long a blocked send/recv may take before the worker re-checks its stop request.
   static constexpr int io_timeout_ms = 100;
-  // A paced UDP sender above this many datagrams/s sends in batches of the datagrams due (at most
-  // batch_limit back to back); below it, one datagram at a time, each to its own instant.
+  // A paced UDP sender sends at each wake-up the datagrams due by then (at most batch_limit back
+  // to back: one on schedule, more when it woke late); below this many datagrams/s it spins the
+  // last moments so each leaves at its own instant, above it only sleeps.
   static constexpr double batch_above_per_second = 10'000;
   static constexpr std::size_t batch_limit = 64;
 
@@ -125,7 +126,7 @@ class flow {
   void tcp_receive(const std::stop_token& stop);
   void udp_send(const std::stop_token& stop);
   void udp_send_unpaced(const std::stop_token& stop);
-  void udp_send_batched(const std::stop_token& stop, const measure::pacer& pacer);
+  void udp_send_paced(const std::stop_token& stop, const measure::pacer& pacer);
   void udp_receive(const std::stop_token& stop);
   // Counts a GRO message of total bytes in segments as one run when its headers prove it one GSO
   // send of consecutive datagrams; false when it must be counted datagram by datagram.

@@ -21,6 +21,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 #include <iostream>
 
@@ -107,5 +110,42 @@ INSTANTIATE_TEST_SUITE_P(Frames, Rfc2544Throughput,
                            return std::to_string(p.param.mbit) + "mbit_frame" +
                                   std::to_string(p.param.frame);
                          });
+
+// The calling thread kept on one CPU until destruction (threads it starts inherit it).
+class pinned_to {
+ public:
+  explicit pinned_to(int cpu) {
+    EXPECT_EQ(::pthread_getaffinity_np(::pthread_self(), sizeof before_, &before_), 0);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    EXPECT_EQ(::pthread_setaffinity_np(::pthread_self(), sizeof one, &one), 0);
+  }
+  ~pinned_to() { ::pthread_setaffinity_np(::pthread_self(), sizeof before_, &before_); }
+  pinned_to(const pinned_to&) = delete;
+  pinned_to& operator=(const pinned_to&) = delete;
+
+ private:
+  cpu_set_t before_{};
+};
+
+// A trial's sender shares its CPU with a busy loop (a loaded bench, a board's other tasks): it
+// must still offer the whole schedule, catching up in one send whenever it woke late. Sending one
+// datagram per wake-up, it fell 1.5–3.3 % short of 8,304 frames/s in 2 s on this runner kind with
+// busy loops on both cores, and the search took the trial for the tool's limit.
+TEST(Rfc2544Sender, KeepsItsScheduleOnACpuItSharesWithABusyLoop) {
+  const auto peer = start_peer();
+  hil::session::frame_trial_options t;
+  t.base.host = peer_address();
+  t.base.port = port;
+  t.frame_bytes = 1518;
+  const pinned_to cpu0(0);
+  hil::sys::child_process busy({"sh", "-c", "while :; do :; done"});  // on CPU 0 too (inherited)
+  constexpr double fps = 8304;  // below the spinning waiter's threshold, as the 100 Mbit/s search
+  const auto out = run_frame_trial(t, fps, 2s);
+  EXPECT_TRUE(hil::measure::kept_schedule(out, 2s, 0.001))
+      << "offered " << fps << " frames/s for 2 s, sent " << out.sent << " (" << out.sent_fps
+      << "/s)";
+}
 
 }  // namespace
