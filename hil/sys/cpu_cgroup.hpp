@@ -55,6 +55,10 @@ class cpu_cgroup {
   struct mode_split {
     std::chrono::nanoseconds user{};
     std::chrono::nanoseconds kernel{};
+    // What was spent between an earlier reading and this one.
+    [[nodiscard]] mode_split operator-(const mode_split& earlier) const noexcept {
+      return {user - earlier.user, kernel - earlier.kernel};
+    }
   };
   [[nodiscard]] mode_split used_by_mode() const;
 

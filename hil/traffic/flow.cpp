@@ -258,7 +258,7 @@ void flow::udp_send_paced(const std::stop_token& stop, const measure::pacer& pac
   // of 8,304 datagrams/s on a core it shared with a busy loop fell 1.5–3.3 % behind its schedule
   // in 2 s, and RFC 2544 trials took it for the tool's limit.
   //
-  // How it waits: below batch_above_per_second datagrams/s it sleeps and spins the last moments
+  // How it waits: up to spin_up_to_per_second datagrams/s it sleeps and spins the last moments
   // (timer_wait) so each datagram leaves at its instant; above it the gap is shorter than a
   // timer's wake-up, so it sleeps (no spinning, timer slack 1 ns) and sends what is due by then.
   //
@@ -268,7 +268,7 @@ void flow::udp_send_paced(const std::stop_token& stop, const measure::pacer& pac
   // than the port carries: 109 % of the media maximum for 64-byte frames at 10 Mbit/s when tried
   // (Rfc2544Throughput's netns proof). A schedule's bursts are short anyway (≤ 64 datagrams).
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-  const bool spin = pacer.datagrams_per_second() <= batch_above_per_second;
+  const bool spin = pacer.datagrams_per_second() <= spin_up_to_per_second;
   timer_wait wait;
   const std::size_t len = config_.block_len;
   auto buf = repeated_blocks(len, batch_limit, config_.payload_seed);

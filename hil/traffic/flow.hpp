@@ -115,9 +115,9 @@ class flow {
   // How long a blocked send/recv may take before the worker re-checks its stop request.
   static constexpr int io_timeout_ms = 100;
   // A paced UDP sender sends at each wake-up the datagrams due by then (at most batch_limit back
-  // to back: one on schedule, more when it woke late); below this many datagrams/s it spins the
+  // to back: one on schedule, more when it woke late); up to this many datagrams/s it spins the
   // last moments so each leaves at its own instant, above it only sleeps.
-  static constexpr double batch_above_per_second = 10'000;
+  static constexpr double spin_up_to_per_second = 10'000;
   static constexpr std::size_t batch_limit = 64;
 
  private:

@@ -49,8 +49,7 @@ enum class better { higher, lower };
 struct run_result {
   iperf3_summary summary;
   std::chrono::nanoseconds cpu{};
-  std::chrono::nanoseconds cpu_user{};
-  std::chrono::nanoseconds cpu_kernel{};
+  sys::cpu_cgroup::mode_split cpu_by_mode;
   std::uint64_t link_packets = 0;
 };
 
@@ -58,8 +57,9 @@ struct run_result {
 // the kernel's work for what the tool asked of it, which a tool changes only by how it asks (GSO,
 // batches, sendfile) (cpu_cgroup::used_by_mode).
 double user_percent(const run_result& r) {
-  const double all = std::chrono::duration<double>(r.cpu_user + r.cpu_kernel).count();
-  return all > 0 ? 100 * std::chrono::duration<double>(r.cpu_user).count() / all : 0;
+  const auto& m = r.cpu_by_mode;
+  const double all = std::chrono::duration<double>(m.user + m.kernel).count();
+  return all > 0 ? 100 * std::chrono::duration<double>(m.user).count() / all : 0;
 }
 
 // One row of the table: what the clients are asked and what is read off a run.
@@ -211,9 +211,7 @@ class board_run {
       throw std::runtime_error(t.name + " client did not finish");
     run_result r;
     r.cpu = cgroup_.used() - before;
-    const auto modes = cgroup_.used_by_mode();
-    r.cpu_user = modes.user - modes_before.user;
-    r.cpu_kernel = modes.kernel - modes_before.kernel;
+    r.cpu_by_mode = cgroup_.used_by_mode() - modes_before;
     r.link_packets = link_.rx_packets() - packets_before;
     r.summary = report::parse_iperf3_json(c.output());
     if (!r.summary.error.empty()) throw std::runtime_error(t.name + ": " + r.summary.error);
