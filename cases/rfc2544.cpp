@@ -54,6 +54,7 @@ TEST_P(Throughput, ZeroLossRate) {
       frame(),         static_cast<double>(line_mbps()),
       media_max(),     p.rfc2544.min_percent_for(GetParam().frame),
       o.accepted_loss, path()};
+  o.required_fps = limits.min_percent / 100 * media_max();
   const std::string what = "Rfc2544 " + frame_name();
 
   hil::fixtures::run_attempts(p, [&]() -> std::optional<hil::fixtures::case_outcome> {
@@ -70,6 +71,7 @@ TEST_P(Throughput, ZeroLossRate) {
                     << " (" << peer_keys() << " in the board profile) could not run: " << e.what();
       return std::nullopt;
     }
+    if (ended_not_measurable(r.not_measurable, limits)) return std::nullopt;
     set_counters(hil::link::delta(before, ctx().link.counters(p.dut.interface)));
     return hil::fixtures::case_outcome{hil::measure::check_frame_throughput(limits, r),
                                        figures_of(port_record(), o, r), counters()};

@@ -35,7 +35,32 @@ verdict frame_verdict(std::string_view name, std::uint32_t frame_bytes, const fr
   return v;
 }
 
+// What would lift a sender's ceiling, by who sends.
+std::string ceiling_lift_words(frame_direction d) {
+  if (d == frame_direction::dut_receives) {
+    return "the peer (the PC) sends in this direction: a faster PC, hilperf-peer as its server, a "
+           "larger socket buffer on it (net.core.wmem_max), or a sender below the socket layer "
+           "on the PC";
+  }
+  return "the DUT sends in this direction through the socket layer, where each frame costs the "
+         "DUT's CPU a system call's share of the kernel's UDP/IP path: a faster DUT CPU, or a "
+         "sender below the socket layer (AF_XDP, an AF_PACKET ring)";
+}
+
 }  // namespace
+
+std::string not_measurable_words(const frame_limits& l, const tester_ceiling& c) {
+  const auto percent = [&](double fps) {
+    return l.media_max_fps > 0 ? 100 * fps / l.media_max_fps : 0;
+  };
+  return fmt::format(
+      "not measurable on this bench: offered the media maximum ({:.0f} frames/s of {} bytes at "
+      "{:g} Mbit/s), the sender reached {:.0f} frames/s ({:.1f} %), below the {:.0f} frames/s "
+      "({:.1f} %, rfc2544.min_percent) the check needs offered; neither a pass nor a failure of "
+      "the port. What would lift the ceiling: {}",
+      l.media_max_fps, l.frame_bytes, l.line_mbps, c.ceiling_fps, percent(c.ceiling_fps),
+      c.required_fps, percent(c.required_fps), ceiling_lift_words(l.path.direction));
+}
 
 verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
   verdict v = frame_verdict("Throughput", l.frame_bytes, l.path, "% of media maximum",
@@ -47,6 +72,11 @@ verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
   if (r.tool_limited) {
     v.observed = "no figure: the sender could not keep the offered rate";
     v.cause = *r.tool_limited;
+    return v;
+  }
+  if (r.not_measurable) {
+    v.observed = "no figure: not measurable on this bench";
+    v.cause = not_measurable_words(l, *r.not_measurable);
     return v;
   }
   if (!r.throughput_fps) {
@@ -85,6 +115,11 @@ verdict check_frame_loss(const frame_limits& l, const loss_sweep_result& r) {
   if (r.tool_limited) {
     v.observed = "no figure: the sender could not keep the offered load";
     v.cause = *r.tool_limited;
+    return v;
+  }
+  if (r.not_measurable) {
+    v.observed = "no figure: not measurable on this bench";
+    v.cause = not_measurable_words(l, *r.not_measurable);
     return v;
   }
   // The worst step at or below the floor (a hair of rounding above it still counts as at it).

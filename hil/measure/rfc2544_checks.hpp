@@ -35,6 +35,12 @@ struct frame_limits {
 // or one that found no rate at all, fails with its cause.
 [[nodiscard]] verdict check_frame_throughput(const frame_limits& l, const search_result& r);
 
+// Why a throughput or frame loss check is not measurable on this bench (c from the search or the
+// sweep): "not measurable on this bench: " and the tester's ceiling against what the check needs,
+// in frames/s and % of the media maximum, whose sender it was and what would lift the ceiling.
+// The case's skip says it; no verdict is made.
+[[nodiscard]] std::string not_measurable_words(const frame_limits& l, const tester_ceiling& c);
+
 // "Rfc2544FrameLoss frame64": the frame loss rate of every step at or below min_percent of the
 // media maximum (the throughput floor) must be at most accepted_loss. The observed figure is the
 // worst such step's loss in %; 0 when the sweep settled above the floor (two loss-free steps: no

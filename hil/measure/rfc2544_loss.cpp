@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace hil::measure {
 
@@ -21,21 +22,15 @@ loss_sweep_result sweep_frame_loss(const loss_sweep_options& o, const trial_runn
   int loss_free_in_a_row = 0;
   for (int k = 0; k < steps; ++k) {
     const double load = 1 - k * o.step;
-    for (int attempt = 0;; ++attempt) {
-      const trial_outcome out = run(o.max_fps * load, o.trial_duration);
-      const bool kept = kept_schedule(out, o.trial_duration, o.schedule_tolerance);
-      const bool lossy = out.loss_ratio() > o.accepted_loss;
-      const trial_record t{out, o.trial_duration, kept && !lossy, false, kept};
-      r.trials.push_back(t);
-      if (kept || lossy) {
-        r.steps.push_back({t, load});
-        break;
-      }
-      if (attempt == o.invalid_retries) {
-        r.tool_limited = tool_limited_words(out, o.direction);
-        return r;
-      }
+    const point_rule rule{o.accepted_loss, o.schedule_tolerance, o.invalid_retries, o.direction,
+                          k == 0 ? o.required_fps : 0};
+    auto p = measure_point(rule, o.max_fps * load, o.trial_duration, false, run, r.trials);
+    if (!p.counted) {
+      r.tool_limited = std::move(p.tool_limited);
+      r.not_measurable = p.not_measurable;
+      return r;
     }
+    r.steps.push_back({*p.counted, load});
     loss_free_in_a_row = r.steps.back().trial.passed ? loss_free_in_a_row + 1 : 0;
     if (loss_free_in_a_row == 2) {
       r.settled = true;

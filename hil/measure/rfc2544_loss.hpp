@@ -9,7 +9,8 @@
 // A trial whose sender fell short without loss is measured again, and after invalid_retries more
 // the sweep stops as the tool's or the DUT CPU's limit (the search's rule, rfc2544_search.hpp); a
 // short trial that lost frames counts as it is: the port lost them at no more than the offered
-// load.
+// load. The first step is also the tester's ceiling probe (the search's rule): a sender that stays
+// below required_fps there ends the sweep as not measurable on this bench.
 #pragma once
 
 #include <chrono>
@@ -29,6 +30,7 @@ struct loss_sweep_options {
   std::chrono::milliseconds trial_duration{1000};
   int invalid_retries = 2;
   frame_direction direction = frame_direction::dut_transmits;  // who sends: named when short
+  double required_fps = 0;  // the ceiling probe's need (the check's floor); 0: no probe
 };
 
 struct loss_step {
@@ -40,7 +42,8 @@ struct loss_sweep_result {
   std::vector<loss_step> steps;      // in the order run, each load once (its last measurement)
   std::vector<trial_record> trials;  // every trial run, retries included
   bool settled = false;              // two successive loss-free steps ended the sweep
-  std::optional<std::string> tool_limited;  // as search_result's; the sweep stopped there
+  std::optional<std::string> tool_limited;       // as search_result's; the sweep stopped there
+  std::optional<tester_ceiling> not_measurable;  // as search_result's
 };
 
 // The sweep above. Throws std::invalid_argument for options it cannot use (max_fps ≤ 0, a step

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -31,27 +32,43 @@ std::string tool_limited_words(const trial_outcome& t, frame_direction d) {
                      sender_limit_words(d));
 }
 
+point_outcome measure_point(const point_rule& rule, double fps, std::chrono::milliseconds duration,
+                            bool confirmation, const trial_runner& run,
+                            std::vector<trial_record>& trials) {
+  double best_sent = 0;
+  for (int attempt = 0;; ++attempt) {
+    const trial_outcome out = run(fps, duration);
+    const bool kept = kept_schedule(out, duration, rule.schedule_tolerance);
+    const bool lossy = out.loss_ratio() > rule.accepted_loss;
+    const bool passed = kept && !lossy;
+    trials.push_back({out, duration, passed, confirmation, kept});
+    best_sent = std::max(best_sent, out.sent_fps);
+    // A probe whose sender stayed below the needed rate measured the tester, lossy or not.
+    const bool below_needed = !kept && out.sent_fps < rule.required_fps;
+    if (kept || (lossy && !below_needed)) return {trials.back(), std::nullopt, std::nullopt};
+    if (attempt == rule.invalid_retries) {
+      if (best_sent < rule.required_fps) {
+        return {std::nullopt, std::nullopt, tester_ceiling{best_sent, rule.required_fps}};
+      }
+      return {std::nullopt, tool_limited_words(out, rule.direction), std::nullopt};
+    }
+  }
+}
+
 search_result find_throughput(const search_options& o, const trial_runner& run) {
   check(o);
   search_result r;
-  // One trial, measured again while its sender fell short without loss (up to invalid_retries
-  // times: such a trial measured the sender, not the port); nullopt when it never kept the
-  // schedule. A short trial that lost frames still fails: the port lost them at no more than the
-  // offered rate, so the answer lies below it whatever the sender could do.
-  const auto trial = [&](double fps, bool confirmation) -> std::optional<bool> {
+  // One point (measure_point's rule); nullopt when it never counted, r then says why.
+  const auto trial = [&](double fps, bool confirmation,
+                         double required_fps = 0) -> std::optional<bool> {
+    const point_rule rule{o.accepted_loss, o.schedule_tolerance, o.invalid_retries, o.direction,
+                          required_fps};
     const auto duration = confirmation ? o.confirm_duration : o.trial_duration;
-    for (int attempt = 0;; ++attempt) {
-      const trial_outcome out = run(fps, duration);
-      const bool kept = kept_schedule(out, duration, o.schedule_tolerance);
-      const bool lossy = out.loss_ratio() > o.accepted_loss;
-      const bool passed = kept && !lossy;
-      r.trials.push_back({out, duration, passed, confirmation, kept});
-      if (kept || lossy) return passed;
-      if (attempt == o.invalid_retries) {
-        r.tool_limited = tool_limited_words(out, o.direction);
-        return std::nullopt;
-      }
-    }
+    auto p = measure_point(rule, fps, duration, confirmation, run, r.trials);
+    if (p.counted) return p.counted->passed;
+    r.tool_limited = std::move(p.tool_limited);
+    r.not_measurable = p.not_measurable;
+    return std::nullopt;
   };
   const auto budget_left = [&] { return static_cast<int>(r.trials.size()) < o.max_trials; };
 
@@ -59,7 +76,7 @@ search_result find_throughput(const search_options& o, const trial_runner& run) 
   double hi = o.max_fps;
   const double step = o.resolution * o.max_fps;
   bool long_trials = false;  // after a failed confirmation every trial is confirmation-length
-  const auto first = trial(o.max_fps, false);
+  const auto first = trial(o.max_fps, false, o.required_fps);
   if (!first) return r;
   if (*first) lo = o.max_fps;
   for (;;) {

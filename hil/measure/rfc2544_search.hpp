@@ -18,6 +18,12 @@
 // again, and after invalid_retries more the search stops and says the tool or the DUT's CPU was
 // the limit, since a loss-free figure below the offered rate would be the sender's, not the
 // port's.
+//
+// The first trial, at the media maximum, is also the tester's ceiling: a sender that cannot keep
+// that schedule sends as fast as it can, unpaced in effect. When options name the rate the verdict
+// needs (required_fps) and the sender stays below it, measured again up to invalid_retries more
+// times, the search stops at once as not measurable on this bench: nothing it could find would be
+// the port's pass or failure, only the tester's (docs/checks.md "Rfc2544").
 #pragma once
 
 #include <chrono>
@@ -56,6 +62,15 @@ struct search_options {
   int invalid_retries = 2;
   int max_trials = 40;                                         // search and confirmations together
   frame_direction direction = frame_direction::dut_transmits;  // who sends: named when short
+  // The lowest rate the verdict needs offered (its pass limit), for the ceiling check of the first
+  // trial; 0: no check.
+  double required_fps = 0;
+};
+
+// What a bench's sender could offer against what a check needs: set when it could not.
+struct tester_ceiling {
+  double ceiling_fps = 0;   // the best rate the sender reached, offered the media maximum
+  double required_fps = 0;  // the lowest rate the check needs offered
 };
 
 struct trial_record {
@@ -72,6 +87,9 @@ struct search_result {
   // Set when a trial's sender fell short: the offered and achieved rates, and that the tool or
   // the DUT's CPU, not the link, is the limit. The search stopped there.
   std::optional<std::string> tool_limited;
+  // Set when the first trial's sender stayed below options.required_fps: the search stopped there,
+  // and the check is not measurable on this bench.
+  std::optional<tester_ceiling> not_measurable;
 };
 
 // Whether a trial's sender kept its schedule over duration: it sent at least offered_fps ×
@@ -85,6 +103,31 @@ struct search_result {
 
 // Runs one trial at fps for duration and reports it. May throw; the search passes it on.
 using trial_runner = std::function<trial_outcome(double fps, std::chrono::milliseconds duration)>;
+
+// The rule every point of a search or sweep is measured by.
+struct point_rule {
+  double accepted_loss = 0;
+  double schedule_tolerance = 0.001;
+  int invalid_retries = 2;
+  frame_direction direction = frame_direction::dut_transmits;
+  double required_fps = 0;  // > 0: the point is a ceiling probe (see the search's rule above)
+};
+
+// How one point ended: a measurement that counts (its sender kept the schedule, or frames were
+// lost), else the sender's limit or, for a ceiling probe, the tester's ceiling.
+struct point_outcome {
+  std::optional<trial_record> counted;
+  std::optional<std::string> tool_limited;
+  std::optional<tester_ceiling> not_measurable;
+};
+
+// Measures one point: a trial at fps for duration, measured again while its sender fell short
+// without loss (or, for a ceiling probe, short of rule.required_fps), up to rule.invalid_retries
+// more times. Every trial run is appended to trials. May throw what run throws.
+[[nodiscard]] point_outcome measure_point(const point_rule& rule, double fps,
+                                          std::chrono::milliseconds duration, bool confirmation,
+                                          const trial_runner& run,
+                                          std::vector<trial_record>& trials);
 
 // The search above. Throws std::invalid_argument for options it cannot use (max_fps ≤ 0,
 // resolution outside (0, 1), accepted_loss outside [0, 1)).

@@ -28,6 +28,7 @@
 #include <variant>
 #include <vector>
 
+#include "hil/measure/rfc2544_search.hpp"
 #include "hil/measure/verdict.hpp"
 #include "hil/record/datagram_counts.hpp"
 #include "hil/record/frame_sweeps.hpp"
@@ -130,6 +131,9 @@ struct case_record {
   std::int64_t recorded_ms = 0;  // when its verdict was recorded
   bool skipped = false;          // the case did not apply; reason says why
   std::string reason;
+  // A skipped case the bench could not measure: its sender's ceiling was below what the check
+  // needs. Not coverage: summaries count it apart.
+  std::optional<measure::tester_ceiling> not_measurable;
   verdict_record verdict;  // meaningless when skipped
   figures measured;        // the kind's figures
   std::optional<counter_record> counters;

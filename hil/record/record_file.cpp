@@ -1,5 +1,6 @@
 #include "hil/record/record_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 #include <system_error>
@@ -73,6 +74,20 @@ std::size_t count_failed(const std::vector<case_record>& records) {
   std::size_t failed = 0;
   for (const auto& r : records) failed += r.verdict.pass || r.skipped ? 0 : 1;
   return failed;
+}
+
+std::size_t count_not_measurable(const std::vector<case_record>& records) {
+  return static_cast<std::size_t>(std::ranges::count_if(
+      records, [](const case_record& r) { return r.skipped && r.not_measurable.has_value(); }));
+}
+
+std::string tally_words(const std::vector<case_record>& records) {
+  std::string out = std::to_string(records.size()) + " recorded checks, " +
+                    std::to_string(count_failed(records)) + " failed";
+  if (const auto k = count_not_measurable(records); k > 0) {
+    out += ", " + std::to_string(k) + " not measurable on this bench (skipped: not coverage)";
+  }
+  return out;
 }
 
 }  // namespace hil::record

@@ -43,4 +43,11 @@ class results_format_error : public std::runtime_error {
 // Number of records whose check failed (skipped cases did not fail).
 [[nodiscard]] std::size_t count_failed(const std::vector<case_record>& records);
 
+// Number of records skipped as not measurable on the bench (case_record::not_measurable).
+[[nodiscard]] std::size_t count_not_measurable(const std::vector<case_record>& records);
+
+// "<N> recorded checks, <F> failed", and when some were not measurable on the bench
+// ", <K> not measurable on this bench (skipped: not coverage)".
+[[nodiscard]] std::string tally_words(const std::vector<case_record>& records);
+
 }  // namespace hil::record

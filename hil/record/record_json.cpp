@@ -166,6 +166,10 @@ json to_json(const case_record& r) {
          {"kind", std::string(kind_name(r.measured))}};
   if (r.skipped) {
     j.update({{"skipped", true}, {"reason", r.reason}});
+    if (r.not_measurable) {
+      j["not_measurable"] = {{"ceiling_fps", rounded(r.not_measurable->ceiling_fps, 0)},
+                             {"required_fps", rounded(r.not_measurable->required_fps, 0)}};
+    }
   } else {
     put_verdict(r.verdict, j);
     j["figures"] = detail::figures_to_json(r.measured);
@@ -208,6 +212,11 @@ case_record from_json(const json& j) {
   const auto kind = r.get<std::string>("kind");
   if (c.skipped) {
     c.reason = r.get<std::string>("reason");
+    if (const json* n = r.find("not_measurable")) {
+      const object_reader ceiling(*n, "not_measurable");
+      c.not_measurable = measure::tester_ceiling{ceiling.get<double>("ceiling_fps"),
+                                                 ceiling.get<double>("required_fps")};
+    }
     return c;
   }
   c.verdict = verdict_of(r);
@@ -226,9 +235,10 @@ case_record from_json(const json& j) {
 
 std::vector<std::pair<std::string, std::string>> junit_properties(const json& j) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const char* key : {"kind", "board", "observed", "limit", "unit", "observed_value",
-                          "limit_value", "bound", "margin", "attempt_count", "attempts_summary",
-                          "cpu_pressure_percent", "other_cpu_percent", "reason"}) {
+  for (const char* key :
+       {"kind", "board", "observed", "limit", "unit", "observed_value", "limit_value", "bound",
+        "margin", "attempt_count", "attempts_summary", "cpu_pressure_percent", "other_cpu_percent",
+        "reason", "not_measurable"}) {
     const auto it = j.find(key);
     if (it != j.end()) out.emplace_back(key, property_text(*it));
   }

@@ -74,6 +74,7 @@ std::string verdict_cell(const record::case_record& r) {
 
 std::string header_html(const std::vector<record::case_record>& records, const html_options& o) {
   const std::size_t failed = record::count_failed(records);
+  const std::size_t not_measurable = record::count_not_measurable(records);
   std::string first, last;
   for (const auto& r : records) {
     if (r.time.empty()) continue;
@@ -87,9 +88,14 @@ std::string header_html(const std::vector<record::case_record>& records, const h
   }
   out += fmt::format(
       "<div class=\"badges\"><span class=\"badge\">{} checks</span>"
-      "<span class=\"badge pass\">{} passed</span><span class=\"badge{}\">{} failed</span></div>\n"
+      "<span class=\"badge pass\">{} passed</span><span class=\"badge{}\">{} "
+      "failed</span>{}</div>\n"
       "</header>\n",
-      records.size(), records.size() - failed, failed > 0 ? " fail" : "", failed);
+      records.size(), records.size() - failed, failed > 0 ? " fail" : "", failed,
+      not_measurable > 0
+          ? fmt::format("<span class=\"badge\">{} not measurable on this bench</span>",
+                        not_measurable)
+          : "");
   return out;
 }
 

@@ -5,7 +5,7 @@
 namespace hil::report {
 
 std::string verdict_word(const record::case_record& r) {
-  if (r.skipped) return "skipped";
+  if (r.skipped) return r.not_measurable ? "not measurable" : "skipped";
   std::string word = r.verdict.pass ? "pass" : "FAIL";
   if (r.attempt_count() > 1) word += fmt::format(", attempt {}", r.attempt_count());
   return word;

@@ -145,8 +145,7 @@ std::string markdown_document(std::string_view title,
                               const std::vector<record::case_record>& records,
                               const report_model& model) {
   std::string out =
-      fmt::format("# {}\n\n{} recorded checks, {} failed.\n\n", escape_markdown(title),
-                  records.size(), record::count_failed(records));
+      fmt::format("# {}\n\n{}.\n\n", escape_markdown(title), record::tally_words(records));
   if (!model.netperf.empty()) out += "## netperf\n\n" + netperf_markdown(model.netperf) + "\n";
   if (!model.frames.empty()) {
     out += "## RFC 2544 throughput\n\n" + frames_markdown(model.frames) + "\n";
@@ -173,9 +172,8 @@ std::string markdown_document(std::string_view title,
 std::string dokuwiki_document(std::string_view title,
                               const std::vector<record::case_record>& records,
                               const report_model& model) {
-  std::string out =
-      fmt::format("====== {} ======\n\n{} recorded checks, {} failed.\n\n", escape_dokuwiki(title),
-                  records.size(), record::count_failed(records));
+  std::string out = fmt::format("====== {} ======\n\n{}.\n\n", escape_dokuwiki(title),
+                                record::tally_words(records));
   if (!model.netperf.empty())
     out += "===== netperf =====\n\n" + netperf_dokuwiki(model.netperf) + "\n";
   if (!model.frames.empty()) {
@@ -225,8 +223,7 @@ std::string console_summary(const std::vector<record::case_record>& records) {
     out += fmt::format("| {} | {} | {} | {} |\n", cell(r.case_name, 52), cell(verdict_word(r), 17),
                        cell(measured_text(r), 48), cell(r.verdict.limit, 40));
   }
-  out += fmt::format("\n{} recorded checks, {} failed\n", records.size(),
-                     record::count_failed(records));
+  out += "\n" + record::tally_words(records) + "\n";
   return out;
 }
 

@@ -68,7 +68,7 @@ struct text_grid {
                                             const report_model& model);
 
 // The fixed-width console summary ci/run-hil prints: one row per record, then
-// "<N> recorded checks, <F> failed".
+// record::tally_words.
 [[nodiscard]] std::string console_summary(const std::vector<record::case_record>& records);
 
 }  // namespace hil::report
