@@ -71,10 +71,10 @@ TEST_P(Throughput, ZeroLossRate) {
                     << " (" << peer_keys() << " in the board profile) could not run: " << e.what();
       return std::nullopt;
     }
-    if (ended_not_measurable(r.not_measurable, limits)) return std::nullopt;
     set_counters(hil::link::delta(before, ctx().link.counters(p.dut.interface)));
     return hil::fixtures::case_outcome{hil::measure::check_frame_throughput(limits, r),
-                                       figures_of(port_record(), o, r), counters()};
+                                       figures_of(port_record(), o, r), counters(), std::nullopt,
+                                       r.not_measurable};
   });
 }
 

@@ -7,7 +7,6 @@
 #include <thread>
 
 #include "fixtures/peer_auth.hpp"
-#include "fixtures/results.hpp"
 #include "hil/measure/frames.hpp"
 
 namespace hil::cases {
@@ -161,13 +160,6 @@ std::string frame_size_test::peer_keys() const {
 }
 
 void frame_size_test::rest() const { std::this_thread::sleep_for(rest_); }
-
-bool frame_size_test::ended_not_measurable(const std::optional<measure::tester_ceiling>& c,
-                                           const measure::frame_limits& l) {
-  if (!c) return false;
-  fixtures::skip_not_measurable(measure::not_measurable_words(l, *c), *c);
-  return true;
-}
 
 measure::trial_outcome frame_size_test::logged(const std::string& what,
                                                const measure::trial_outcome& t,

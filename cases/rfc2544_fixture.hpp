@@ -22,7 +22,6 @@
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/bench/sim_bench.hpp"
 #include "hil/measure/frame_path.hpp"
-#include "hil/measure/rfc2544_checks.hpp"
 #include "hil/measure/rfc2544_search.hpp"
 #include "hil/record/frame_sweeps.hpp"
 #include "hil/session/frame_trial.hpp"
@@ -81,12 +80,6 @@ class frame_size_test : public fixtures::traffic_test,
   // the DUT rests between trials): 100 ms, plus on the simulated bench its port's drain time, on
   // a board a full transmit queue (1,000 frames) of the largest frame at the line rate.
   void rest() const;
-
-  // When c is set (the search's or sweep's tester ceiling below what l needs), ends the case as
-  // not measurable on this bench, naming the ceiling, the rate needed and what would lift it, and
-  // returns true; the case then returns.
-  [[nodiscard]] static bool ended_not_measurable(const std::optional<measure::tester_ceiling>& c,
-                                                 const measure::frame_limits& l);
 
   // Prints one line per trial, as a tester's log shows it, and returns t.
   static measure::trial_outcome logged(const std::string& what, const measure::trial_outcome& t,

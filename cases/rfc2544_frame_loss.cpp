@@ -61,10 +61,10 @@ TEST_P(FrameLoss, LossPerOfferedLoad) {
                     << " (" << peer_keys() << " in the board profile) could not run: " << e.what();
       return std::nullopt;
     }
-    if (ended_not_measurable(r.not_measurable, limits)) return std::nullopt;
     set_counters(hil::link::delta(before, ctx().link.counters(p.dut.interface)));
     return hil::fixtures::case_outcome{hil::measure::check_frame_loss(limits, r),
-                                       figures_of(port_record(), o, floor_percent, r), counters()};
+                                       figures_of(port_record(), o, floor_percent, r), counters(),
+                                       std::nullopt, r.not_measurable};
   });
 }
 
