@@ -5,7 +5,7 @@
 # The tools go to bin/, the benchmarks as well (they find hilperf and hilperf-peer next to them);
 # the hil case binaries to libexec/hilperf/ (run them directly, or through ctest in a build tree);
 # the board profiles to share/hilperf/boards/, the farm files to share/hilperf/farms/; the README to
-# share/doc/hilperf/. No test binaries.
+# share/doc/hilperf/ and the pages it links to share/doc/hilperf/docs/. No test binaries.
 install(TARGETS hilperf hilperf-peer hilperf-testbed hilperf-report hilperf-bench hilperf-rr-bench
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS hil_cases hil_traffic_cases RUNTIME DESTINATION ${HIL_INSTALL_CASES_DIR})
@@ -15,6 +15,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/ci/boards/ DESTINATION ${HIL_INSTALL_BOA
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/ci/farms/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hilperf/farms
         FILES_MATCHING PATTERN "*.toml")
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
+        FILES_MATCHING PATTERN "*.md")
 
 if(PROJECT_IS_TOP_LEVEL)
   set(HIL_PACKAGE_CONTACT "hilperf maintainers <maintainers@users.noreply.a-seed-c441895c.example>"

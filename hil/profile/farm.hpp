@@ -1,5 +1,6 @@
 // Board farm: several boards wired to one runner, each hil case run on one of them, never two
-// cases on one board at a time (docs/architecture.md "Topology"; README "Board farms").
+// cases on one board at a time (docs/architecture.md "Topology"; docs/running-on-a-board.md,
+// "Board farms").
 //
 //   farm.toml ── load_farm ──> farm { id → board profile }
 //     [boards.hp0]                 │

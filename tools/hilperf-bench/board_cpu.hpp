@@ -1,4 +1,4 @@
-// The board-CPU comparison (issue 15): what each tool reaches when the DUT side has a board's CPU,
+// The board-CPU comparison: what each tool reaches when the DUT side has a board's CPU,
 // not a runner's. The DUT side — every client, in the DUT namespace — runs in a cgroup capped at a
 // share of one core (25 % and 50 % by default: a Cortex-A core busy with other work stands in as
 // well as any), which also counts the CPU time it uses; the peer's servers are not capped (a lab

@@ -1,4 +1,4 @@
-// The RFC 2544 sender benchmark (issue 14): the highest rate of 64-byte Ethernet frames (18-byte
+// The RFC 2544 sender benchmark: the highest rate of 64-byte Ethernet frames (18-byte
 // UDP payloads over IPv4) each tool's sender offers, side by side in one run. Ours is paced and
 // must keep its schedule — sent ≥ offered · duration · (1 − 0.1 %), what an RFC 2544 trial
 // demands — found by a binary search over -b; a stock iperf3 is run at `-l 18 -b 0` (its best:

@@ -113,8 +113,8 @@ void print_header(const options& o, pinning pin, const tool_paths& paths,
     std::cout << fmt::format(
         "  netperf:  not found in {} or PATH; its rows are skipped. Build it locally (not in "
         "Debian main, never committed): fetch github:HewlettPackard/netperf, ./autogen.sh && "
-        "./configure --prefix=/opt/netperf-local && make && make install (see README.md, "
-        "\"Benchmarks\")\n",
+        "./configure --prefix=/opt/netperf-local && make && make install (see "
+        "docs/benchmarks.md)\n",
         o.netperf_dir);
   } else {
     std::cout << fmt::format("  netperf:  {} ({}), server {}\n", paths.netperf,
@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"same-cpu", "split", "none"}))
       ->capture_default_str();
   app.add_option("--netperf-dir", o.netperf_dir,
-                 "directory with netperf and netserver (else PATH; see README.md, Benchmarks)")
+                 "directory with netperf and netserver (else PATH; see docs/benchmarks.md)")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (const auto problems = validate(o); !problems.empty()) {

@@ -1,4 +1,4 @@
-// hilperf-peer against what a lab PC's network can throw at it (issue 13's probes), a real peer
+// hilperf-peer against what a lab PC's network can throw at it (label abuse), a real peer
 // process in the peer namespace of this run's bench: each probe asserts the outcome a peer left
 // running for months must show: out of descriptors, capped tests, garbage connections, strangers
 // on the extension's data port.
