@@ -33,8 +33,6 @@ using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 using namespace hil::test::interop;
 
-// ---- faults ---------------------------------------------------------------------------------
-
 hil::session::client_options quick_client(std::chrono::seconds t) {
   hil::session::client_options o;
   o.host = peer_address(false);
