@@ -202,7 +202,7 @@ std::string range_text(const value_rule& rule) {
     case value_kind::positive:
       return rule.high > 0 ? fmt::format("> 0, ≤ {}", rule.high) : "> 0";
     case value_kind::limit:
-      return "≥ 0 (0: not checked)";
+      return "≥ 0";
     case value_kind::below_100:
       return "≥ 0, < 100";
     case value_kind::boolean:

@@ -159,7 +159,7 @@ constexpr std::array run_keys{
         "quiet bench: a failed case measures again when CPU pressure exceeded this"),
     key<&profile::quiet_other_cpu_percent>(
         "quiet_other_cpu_percent", r::positive(100000.0), "% of one core",
-        "quiet bench: ... or when other processes used more CPU than this"),
+        "quiet bench: a failed case measures again when other processes used more"),
     key<&profile::max_attempts>("max_attempts", r::integer(1, 10), "attempts",
                                 "quiet bench: the most measurements of one case"),
 };
@@ -175,17 +175,17 @@ constexpr std::array netperf_keys{
         "confidence_width_percent", r::positive(100.0), "% of the mean",
         "the confidence interval's width the run aims for"),
     key<&netperf_config::tcp_stream_mbps>("tcp_stream_mbps", r::limit(), "Mbit/s",
-                                          "TCP_STREAM's least average"),
+                                          "TCP_STREAM's least average; 0: reported, not checked"),
     key<&netperf_config::tcp_maerts_mbps>("tcp_maerts_mbps", r::limit(), "Mbit/s",
-                                          "TCP_MAERTS's least average"),
+                                          "TCP_MAERTS's least average; 0: reported, not checked"),
     key<&netperf_config::udp_stream_mbps>("udp_stream_mbps", r::limit(), "Mbit/s",
-                                          "UDP_STREAM's least average"),
+                                          "UDP_STREAM's least average; 0: reported, not checked"),
     key<&netperf_config::tcp_rr_per_second>("tcp_rr_per_second", r::limit(), "transactions/s",
-                                            "TCP_RR's least average"),
+                                            "TCP_RR's least average; 0: reported, not checked"),
     key<&netperf_config::tcp_crr_per_second>("tcp_crr_per_second", r::limit(), "transactions/s",
-                                             "TCP_CRR's least average"),
+                                             "TCP_CRR's least average; 0: reported, not checked"),
     key<&netperf_config::udp_rr_per_second>("udp_rr_per_second", r::limit(), "transactions/s",
-                                            "UDP_RR's least average"),
+                                            "UDP_RR's least average; 0: reported, not checked"),
 };
 
 constexpr std::array latency_keys{
@@ -246,7 +246,7 @@ constexpr std::array rfc2544_keys{
         "", "each Rfc2544 and Y1564 case runs once per direction listed"),
     key<&rfc2544_config::ip_versions>(
         "ip_versions", r::increasing(4, 6, "IP versions", "must list 4, 6 or both, e.g. [4, 6]"),
-        "", "... and once per IP version listed (4, 6; IPv6 cases skip without IPv6 addresses)",
+        "", "each Rfc2544 and Y1564 case runs once per IP version listed: [4], [6] or [4, 6]",
         read_ip_versions),
 };
 
@@ -287,7 +287,7 @@ constexpr std::array history_keys{
 // [sim] is validated in every mode (a typo is a typo), though only sim mode uses it.
 constexpr std::array sim_keys{
     key<&sim_config::bench>("bench", r::name(is_bench_name, "1 to 8 characters from a-z and 0-9"),
-                            "", "namespaces hilperf-<bench>-dut and hilperf-<bench>-peer"),
+                            "", "namespaces `hilperf-<bench>-dut` and `hilperf-<bench>-peer`"),
     key<&sim_config::peer_interface>("peer_interface", r::name(is_interface_name, interface_rule),
                                      "", "the veth end in the peer namespace"),
     key<&sim_config::shape_mbit>("shape_mbit", r::integer(0, max_rate_mbit), "Mbit/s",
