@@ -68,11 +68,31 @@ std::map<std::string, std::set<std::string>> reference_keys(const std::string& m
   return keys;
 }
 
+// The first line where a and b differ, as "line N: <a's> / <b's>", or empty when they are equal.
+std::string first_difference(const std::string& a, const std::string& b) {
+  std::istringstream in_a(a);
+  std::istringstream in_b(b);
+  std::string line_a;
+  std::string line_b;
+  for (int n = 1;; ++n) {
+    const bool more_a = static_cast<bool>(std::getline(in_a, line_a));
+    const bool more_b = static_cast<bool>(std::getline(in_b, line_b));
+    if (!more_a && !more_b) return {};
+    if (!more_a || !more_b || line_a != line_b) {
+      return "line " + std::to_string(n) + ":\n  docs/profile.md: " + (more_a ? line_a : "(end)") +
+             "\n  key table:       " + (more_b ? line_b : "(end)");
+    }
+  }
+}
+
 TEST_F(ProfileReference, DocsTableMatchesTheKeyTable) {
   const std::string doc = read_file(docs_file);
-  EXPECT_EQ(with_reference(doc), doc)
+  const std::string difference = first_difference(doc, with_reference(doc));
+  EXPECT_TRUE(difference.empty())
       << "docs/profile.md's key table differs from the profile key table "
-         "(hil/profile/detail/profile_keys.cpp). Regenerate it from the repository root:\n"
+         "(hil/profile/detail/profile_keys.cpp), first at "
+      << difference
+      << "\nRegenerate it from the repository root:\n"
          "  build/ci/tools/hilperf-testbed/hilperf-testbed profile-keys --write docs/profile.md";
 }
 
