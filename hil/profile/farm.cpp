@@ -2,7 +2,6 @@
 #include "hil/profile/farm.hpp"
 
 #include <fmt/format.h>
-#include <toml++/toml.h>
 
 #include <algorithm>
 #include <charconv>
@@ -12,12 +11,14 @@
 #include <stdexcept>
 #include <utility>
 
+#include "hil/profile/detail/names.hpp"
+#include "hil/profile/detail/toml_reader.hpp"
+
 namespace hil::profile {
 namespace {
 
 namespace fs = std::filesystem;
-
-int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
+using detail::line_of;
 
 // Board ids: lowercase letters, digits and underscores, not starting with a digit. CTest rejects a
 // spec file whose ids hold anything else (it would take a leading digit; ids here are also used in
@@ -31,19 +32,14 @@ bool is_resource_id(std::string_view id) {
 // The farm file's text as TOML, or a profile_error for a missing file or a syntax error.
 toml::table parse_farm_file(const fs::path& file) {
   std::error_code error;
-  if (!fs::is_regular_file(file, error)) {
+  const std::optional<std::string> text =
+      fs::is_regular_file(file, error) ? detail::read_text(file) : std::nullopt;
+  if (!text) {
     throw profile_error(
         file.string(),
         {{"(file)", 0, fmt::format("{} is not a readable farm file", file.string())}}, "farm");
   }
-  try {
-    return toml::parse_file(file.string());
-  } catch (const toml::parse_error& e) {
-    throw profile_error(
-        file.string(),
-        {{"(syntax)", static_cast<int>(e.source().begin.line), std::string(e.description())}},
-        "farm");
-  }
+  return detail::parse_toml(*text, file.string(), "farm");
 }
 
 // A board profile's problems, one indented line each, to nest under the board's key.
@@ -69,11 +65,10 @@ void check_board_keys(const toml::table& table, const std::string& where,
     }
     if (n == "ssh") {
       const auto target = value.value<std::string>();
-      if (!target || target->empty() || target->front() == '-' ||
-          target->find_first_of(" \t\"") != std::string::npos) {
+      if (!target || !detail::is_ssh_target(*target)) {
         problems.push_back({where + ".ssh", line_of(value),
-                            "the board's ssh target for ci/board-launcher: user@host (no "
-                            "spaces or quotes, not starting with '-')"});
+                            fmt::format("the board's ssh target for ci/board-launcher: {}",
+                                        detail::ssh_target_rule)});
       }
     }
   }

@@ -1,5 +1,7 @@
-// Board profile: namespace names, the error type and profile selection. Parsing and validation are
-// in profile_load.cpp, the TOML echo in profile_echo.cpp.
+// Board profile: namespace names, the error type and profile selection. Every key is declared once,
+// in the key table (detail/profile_keys.cpp); loading is in profile_load.cpp, the checks across
+// keys in detail/profile_checks.cpp, the echo in profile_echo.cpp, the reference in
+// profile_reference.cpp.
 #include "hil/profile/profile.hpp"
 
 #include <fmt/format.h>

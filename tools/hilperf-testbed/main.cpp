@@ -4,7 +4,8 @@
 // 2 bad usage or profile.
 // In a board farm (--farm, else $HILPERF_FARM, when no --profile is given) every subcommand acts on
 // each board in turn, its owner file, pidfile and log suffixed with ".<board id>"; farm-spec
-// writes the farm's CTest resource spec.
+// writes the farm's CTest resource spec. profile-keys needs no profile: it prints (or writes into
+// docs/profile.md) the profile reference table.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -28,6 +29,8 @@ struct options {
   std::optional<std::string> farm;
   std::optional<fs::path> owner_file;
   std::optional<fs::path> spec_out;
+  std::optional<fs::path> keys_doc;
+  bool markdown = false;  // profile-keys --markdown: the only format there is, accepted as asked
   fs::path pidfile = "hilperf-peer.pid";
   fs::path log = "hilperf-peer.log";
   CLI::App* up = nullptr;
@@ -35,6 +38,7 @@ struct options {
   CLI::App* farm_spec = nullptr;
   CLI::App* peer_up = nullptr;
   CLI::App* peer_down = nullptr;
+  CLI::App* profile_keys = nullptr;
 };
 
 void declare(CLI::App& app, options& o) {
@@ -52,6 +56,11 @@ void declare(CLI::App& app, options& o) {
   app.add_subcommand("status", "show namespaces, links, addresses and qdiscs");
   o.farm_spec = app.add_subcommand("farm-spec", "write the farm's CTest resource spec (JSON)");
   o.farm_spec->add_option("--out", o.spec_out, "the file to write; default stdout");
+  o.profile_keys = app.add_subcommand(
+      "profile-keys", "print the profile reference table (Markdown) made from the key table");
+  o.profile_keys->add_flag("--markdown", o.markdown, "Markdown (the only format; the default)");
+  o.profile_keys->add_option("--write", o.keys_doc,
+                             "write it into this file between its markers (docs/profile.md)");
   o.peer_up = app.add_subcommand("peer-up", "start the sim peer (or check an external one)");
   o.peer_down = app.add_subcommand("peer-down", "stop the peer peer-up started");
   for (auto* cmd : {o.peer_up, o.peer_down}) {
@@ -94,6 +103,7 @@ int act_on_farm(const options& o, const fs::path& farm_file) {
 }
 
 int run(const options& o) {
+  if (o.profile_keys->parsed()) return testbed::profile_keys(o.keys_doc);
   std::optional<fs::path> farm_file =
       o.farm ? std::optional<fs::path>(*o.farm) : hil::profile::farm_from_environment();
   if (o.profile) farm_file.reset();  // an explicit profile means that one board

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@
 #include "hil/link/link_control.hpp"
 #include "hil/link/link_guard.hpp"
 #include "hil/profile/farm.hpp"
+#include "hil/profile/reference.hpp"
 #include "hil/sys/install_paths.hpp"
 #include "hil/sys/netns.hpp"
 #include "hil/sys/process.hpp"
@@ -165,6 +167,33 @@ int farm_spec(const fs::path& farm_file, const std::optional<fs::path>& out_file
     std::cerr << "hilperf-testbed: cannot write " << out_file->string() << '\n';
     return 1;
   }
+  return 0;
+}
+
+int profile_keys(const std::optional<fs::path>& doc_file) {
+  if (!doc_file) {
+    std::cout << hil::profile::reference_markdown();
+    return 0;
+  }
+  std::ifstream in(*doc_file, std::ios::binary);
+  const std::string old{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (!in.is_open() || in.bad()) {
+    std::cerr << "hilperf-testbed: cannot read " << doc_file->string() << '\n';
+    return 1;
+  }
+  const std::string updated = hil::profile::with_reference(old);
+  if (updated == old) {
+    std::cout << "hilperf-testbed: " << doc_file->string() << ": the key table is up to date\n";
+    return 0;
+  }
+  std::ofstream out(*doc_file, std::ios::binary | std::ios::trunc);
+  out << updated;
+  out.close();
+  if (!out) {
+    std::cerr << "hilperf-testbed: cannot write " << doc_file->string() << '\n';
+    return 1;
+  }
+  std::cout << "hilperf-testbed: " << doc_file->string() << ": the key table is rewritten\n";
   return 0;
 }
 

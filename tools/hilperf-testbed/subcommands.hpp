@@ -36,6 +36,10 @@ int status(const hil::profile::profile& p);
 // farm-spec: the farm's CTest resource spec (JSON), to out_file or stdout.
 int farm_spec(const fs::path& farm_file, const std::optional<fs::path>& out_file);
 
+// profile-keys: the profile reference table (Markdown) to stdout, or, with doc_file, written into
+// doc_file between its markers (docs/profile.md). Needs no profile.
+int profile_keys(const std::optional<fs::path>& doc_file);
+
 // The path with ".<board>" appended to its file name; unchanged outside a farm (board empty).
 fs::path for_board(const fs::path& file, const std::string& board);
 

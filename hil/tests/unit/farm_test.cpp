@@ -6,6 +6,7 @@
 // CTEST_RESOURCE_GROUP_*; and choosing the board a case runs on.
 #include "hil/profile/farm.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -238,6 +239,32 @@ benhc = "b1"
   ASSERT_EQ(problems.size(), 1U);
   EXPECT_TRUE(has_problem(problems, "boards.hp0.benhc", "unknown key"));
   EXPECT_EQ(problems[0].line, 3);
+}
+
+// The farm's ssh target and the profile's peer.ssh_target follow one rule (detail/names.hpp).
+TEST_F(FarmValidation, SshTargetFollowsTheProfilesRule) {
+  board_profile("sim.toml", sim_profile);
+  for (const std::string_view target : {"root@192.168.1.10", "board-1"}) {
+    EXPECT_NO_THROW((void)load_farm(farm_file(
+        fmt::format("[boards.hp0]\nprofile = \"../boards/sim.toml\"\nssh = \"{}\"\n", target))))
+        << target;
+  }
+  for (const std::string_view target :
+       {"", "-oProxyCommand=x", "root@a b", "root@a\\tb", "root@\\\"a\\\""}) {
+    const auto problems = problems_of(
+        fmt::format("[boards.hp0]\nprofile = \"../boards/sim.toml\"\nssh = \"{}\"\n", target));
+    EXPECT_TRUE(has_problem(problems, "boards.hp0.ssh", "user@host")) << target;
+    if (target.empty()) continue;  // an empty peer.ssh_target is unset, checked in ssh mode
+    try {
+      (void)parse_profile(fmt::format("[dut]\nipv4 = \"192.168.1.10/24\"\n[peer]\nmode = "
+                                      "\"ssh\"\nipv4 = \"192.168.1.195\"\nssh_target = \"{}\"\n",
+                                      target),
+                          "t.toml");
+      ADD_FAILURE() << "peer.ssh_target " << target << " was accepted";
+    } catch (const profile_error& e) {
+      EXPECT_TRUE(contains(e.what(), "peer.ssh_target: must be user@host")) << e.what();
+    }
+  }
 }
 
 TEST_F(FarmValidation, MissingProfileIsReported) {

@@ -1,9 +1,8 @@
-// Unit tests of the board profile: the shipped profiles load, defaults, every kind of validation
-// problem with its key and line, one error listing all problems, the echo round trip, and the
-// environment variables HILPERF_PROFILE and HILPERF_DURATIONS.
+// Unit tests of the board profile: the shipped profiles and farms load, defaults, every key
+// group read and validated, the echo round trip, and the selection by HILPERF_PROFILE
+// (validation messages: profile_validation_test.cpp; the reference: profile_reference_test.cpp).
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -12,63 +11,15 @@
 #include <utility>
 #include <vector>
 
+#include "hil/profile/farm.hpp"
 #include "hil/profile/profile.hpp"
-#include "hil/tests/cleared_env.hpp"
+#include "hil/tests/unit/profile_test_support.hpp"
 
 namespace hil::profile {
 namespace {
 
-const std::filesystem::path boards_dir = std::filesystem::path(HIL_SOURCE_DIR) / "ci" / "boards";
-
-// The smallest valid profile: the required keys of an external bench.
-constexpr std::string_view minimal = R"([dut]
-ipv4 = "192.168.1.10/24"
-[peer]
-mode = "external"
-ipv4 = "192.168.1.195"
-)";
-
-// The problems parse_profile reports for text; fails the test when it accepts the text.
-std::vector<problem> problems_of(std::string_view text) {
-  try {
-    (void)parse_profile(text, "test.toml");
-  } catch (const profile_error& error) {
-    return error.problems();
-  }
-  ADD_FAILURE() << "profile was accepted:\n" << text;
-  return {};
-}
-
-// The one problem parse_profile reports for text (fails the test when there are more or none).
-problem only_problem(std::string_view text) {
-  const std::vector<problem> problems = problems_of(text);
-  EXPECT_EQ(problems.size(), 1U);
-  if (problems.size() != 1) {
-    for (const problem& p : problems) ADD_FAILURE() << p.key << ":" << p.line << ": " << p.message;
-  }
-  return problems.empty() ? problem{} : problems.front();
-}
-
-// The minimal profile with extra text appended (the lines of minimal are 1-5).
-std::string minimal_with(std::string_view extra) {
-  return std::string(minimal) + std::string(extra);
-}
-
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
-
-// Clears HILPERF_PROFILE and HILPERF_DURATIONS for each test and restores them afterwards, so a
-// CI job that sets them does not change what these tests see.
-class ProfileEnv : public ::testing::Test {
- private:
-  hil::test::cleared_env environment_{"HILPERF_PROFILE", "HILPERF_DURATIONS"};
-};
-
 class ProfileFiles : public ProfileEnv {};
 class ProfileDefaults : public ProfileEnv {};
-class ProfileValidation : public ProfileEnv {};
-class ProfileError : public ProfileEnv {};
 class ProfileEcho : public ProfileEnv {};
 class ProfileSelection : public ProfileEnv {};
 
@@ -376,321 +327,6 @@ datagram_count_tolerance_percent = 5
   EXPECT_EQ(p.limits.datagram_count_tolerance_percent, 5.0);
 }
 
-TEST_F(ProfileValidation, UnknownKeyNamesKnownKeysAndLine) {
-  const problem p = only_problem(R"([dut]
-ipv4 = "192.168.1.10/24"
-ipv5 = "x"
-[peer]
-mode = "external"
-ipv4 = "192.168.1.195"
-)");
-  EXPECT_EQ(p.key, "dut.ipv5");
-  EXPECT_EQ(p.line, 3);
-  EXPECT_TRUE(contains(p.message, "unknown key; known keys in [dut]: interface, ipv4, ipv6"))
-      << p.message;
-  EXPECT_TRUE(contains(p.message, "did you mean")) << p.message;
-}
-
-TEST_F(ProfileValidation, UnknownTable) {
-  const problem p = only_problem(minimal_with("[links]\nspeed_mbps = 1000\n"));
-  EXPECT_EQ(p.key, "links");
-  EXPECT_EQ(p.line, 6);
-  EXPECT_TRUE(contains(p.message, "unknown table; known tables: dut, peer, link")) << p.message;
-}
-
-TEST_F(ProfileValidation, UnknownDurationSet) {
-  const problem p = only_problem(minimal_with("[durations.weekly]\ntcp_seconds = 10\n"));
-  EXPECT_EQ(p.key, "durations.weekly");
-  EXPECT_TRUE(contains(p.message, "quick, nightly")) << p.message;
-}
-
-TEST_F(ProfileValidation, WrongType) {
-  const problem p = only_problem(minimal_with("[link]\nspeed_mbps = \"1000\"\n"));
-  EXPECT_EQ(p.key, "link.speed_mbps");
-  EXPECT_EQ(p.line, 7);
-  EXPECT_EQ(p.message, "expected an integer, got a string");
-}
-
-TEST_F(ProfileValidation, ValueWhereATableIsExpected) {
-  const problem p = only_problem("link = 1000\n" + std::string(minimal));
-  EXPECT_EQ(p.key, "link");
-  EXPECT_EQ(p.line, 1);
-  EXPECT_EQ(p.message, "expected a table, got an integer");
-}
-
-TEST_F(ProfileValidation, OutOfRange) {
-  const problem p = only_problem(minimal_with("[durations.quick]\ntcp_seconds = 0\n"));
-  EXPECT_EQ(p.key, "durations.quick.tcp_seconds");
-  EXPECT_EQ(p.line, 7);
-  EXPECT_EQ(p.message, "must be between 1 and 86400, got 0");
-}
-
-TEST_F(ProfileValidation, ToleranceAboveFifty) {
-  const problem p =
-      only_problem(minimal_with("[thresholds]\ndatagram_count_tolerance_percent = 60.5\n"));
-  EXPECT_EQ(p.key, "thresholds.datagram_count_tolerance_percent");
-  EXPECT_EQ(p.message, "must be greater than 0 and at most 50, got 60.5");
-}
-
-TEST_F(ProfileValidation, ThresholdNotPositive) {
-  const problem p = only_problem(minimal_with("[thresholds]\ntcp_dut_receives_mbps = -1\n"));
-  EXPECT_EQ(p.key, "thresholds.tcp_dut_receives_mbps");
-  EXPECT_EQ(p.message, "must be greater than 0, got -1");
-}
-
-TEST_F(ProfileValidation, BadEnumListsAllowedValues) {
-  const problem p = only_problem(minimal_with("[link]\nduplex = \"auto\"\n"));
-  EXPECT_EQ(p.key, "link.duplex");
-  EXPECT_EQ(p.message, R"(must be one of "full", "half"; got "auto")");
-}
-
-TEST_F(ProfileValidation, BadPeerMode) {
-  const std::vector<problem> problems = problems_of(R"([dut]
-ipv4 = "192.168.1.10/24"
-[peer]
-mode = "local"
-ipv4 = "192.168.1.195"
-)");
-  ASSERT_EQ(problems.size(), 1U);  // no "missing" and no sim-range follow-ups
-  EXPECT_EQ(problems[0].key, "peer.mode");
-  EXPECT_EQ(problems[0].message, R"(must be one of "sim", "ssh", "external"; got "local")");
-}
-
-TEST_F(ProfileValidation, DutIpv4WithoutPrefix) {
-  const problem p = only_problem(R"([dut]
-ipv4 = "192.168.1.10"
-[peer]
-mode = "external"
-ipv4 = "192.168.1.195"
-)");
-  EXPECT_EQ(p.key, "dut.ipv4");
-  EXPECT_EQ(p.line, 2);
-  EXPECT_TRUE(contains(p.message, "with a prefix length")) << p.message;
-}
-
-TEST_F(ProfileValidation, BadAddresses) {
-  const std::vector<problem> problems = problems_of(R"([dut]
-ipv4 = "192.168.1.10/33"
-ipv6 = "2001:db8::zz/64"
-[peer]
-mode = "external"
-ipv4 = "192.168.1.195/24"
-ipv6 = "2001:db8::1"
-)");
-  ASSERT_EQ(problems.size(), 3U);
-  EXPECT_EQ(problems[0].key, "dut.ipv4");
-  EXPECT_EQ(problems[0].message, R"(prefix length must be between 1 and 32, got "33")");
-  EXPECT_EQ(problems[1].key, "dut.ipv6");
-  EXPECT_TRUE(contains(problems[1].message, "not a valid IPv6 address")) << problems[1].message;
-  EXPECT_EQ(problems[2].key, "peer.ipv4");
-  EXPECT_TRUE(contains(problems[2].message, "without a prefix length")) << problems[2].message;
-}
-
-TEST_F(ProfileValidation, MissingRequiredKeysComeLast) {
-  const std::vector<problem> problems = problems_of(R"([dut]
-interface = "eth1"
-[link]
-speed_mbps = 5
-)");
-  ASSERT_EQ(problems.size(), 4U);
-  EXPECT_EQ(problems[0].key, "link.speed_mbps");
-  EXPECT_EQ(problems[0].line, 4);
-  std::vector<std::string> missing;
-  for (std::size_t i = 1; i < problems.size(); ++i) {
-    EXPECT_EQ(problems[i].line, 0);
-    EXPECT_TRUE(contains(problems[i].message, "missing required key")) << problems[i].message;
-    missing.push_back(problems[i].key);
-  }
-  EXPECT_EQ(missing, (std::vector<std::string>{"dut.ipv4", "peer.ipv4", "peer.mode"}));
-}
-
-TEST_F(ProfileValidation, SimAddressOutsideBenchmarkRange) {
-  const std::vector<problem> problems = problems_of(R"([dut]
-ipv4 = "192.168.1.10/24"
-ipv6 = "2001:db8::10/64"
-[peer]
-mode = "sim"
-ipv4 = "198.20.0.195"
-ipv6 = "2001:3::195"
-)");
-  ASSERT_EQ(problems.size(), 4U);
-  EXPECT_EQ(problems[0].key, "dut.ipv4");
-  EXPECT_TRUE(contains(problems[0].message, "benchmarking range 198.18.0.0/15"))
-      << problems[0].message;
-  EXPECT_EQ(problems[1].key, "dut.ipv6");
-  EXPECT_TRUE(contains(problems[1].message, "benchmarking range 2001:2::/48"))
-      << problems[1].message;
-  EXPECT_EQ(problems[2].key, "peer.ipv4");
-  EXPECT_EQ(problems[3].key, "peer.ipv6");
-}
-
-TEST_F(ProfileValidation, SimIpv6OnBothEndsOrNeither) {
-  const problem p = only_problem(R"([dut]
-ipv4 = "198.18.0.10/24"
-ipv6 = "2001:2::10/64"
-[peer]
-mode = "sim"
-ipv4 = "198.19.255.195"
-)");
-  EXPECT_EQ(p.key, "peer.ipv6");
-  EXPECT_TRUE(contains(p.message, "both set or both empty")) << p.message;
-}
-
-TEST_F(ProfileValidation, BenchmarkRangeOnlyInSimMode) {
-  EXPECT_NO_THROW((void)parse_profile(minimal_with("[sim]\nbench = \"lab1\"\n"), "t.toml"));
-}
-
-TEST_F(ProfileValidation, SshWithoutTarget) {
-  const problem p = only_problem(R"([dut]
-ipv4 = "192.168.1.10/24"
-[peer]
-mode = "ssh"
-ipv4 = "192.168.1.195"
-)");
-  EXPECT_EQ(p.key, "peer.ssh_target");
-  EXPECT_EQ(p.line, 0);
-  EXPECT_TRUE(contains(p.message, "required when peer.mode is \"ssh\"")) << p.message;
-}
-
-TEST_F(ProfileValidation, SshWithTargetLoads) {
-  const profile p = parse_profile(R"([dut]
-ipv4 = "192.168.1.10/24"
-[peer]
-mode = "ssh"
-ipv4 = "192.168.1.195"
-ssh_target = "lab@192.168.1.195"
-)",
-                                  "t.toml");
-  EXPECT_EQ(p.peer.mode, peer_mode::ssh);
-  EXPECT_EQ(p.peer.ssh_target, "lab@192.168.1.195");
-}
-
-TEST_F(ProfileValidation, AuthenticationTakesUserAndKeyTogether) {
-  const problem p = only_problem(R"([dut]
-ipv4 = "192.168.1.10/24"
-[peer]
-mode = "external"
-ipv4 = "192.168.1.195"
-username = "alice"
-)");
-  EXPECT_EQ(p.key, "peer.rsa_public_key_path");
-  EXPECT_TRUE(contains(p.message, "go together")) << p.message;
-  const problem q = only_problem(R"([dut]
-ipv4 = "192.168.1.10/24"
-[peer]
-mode = "external"
-ipv4 = "192.168.1.195"
-use_pkcs1_padding = true
-)");
-  EXPECT_EQ(q.key, "peer.use_pkcs1_padding");
-  EXPECT_TRUE(contains(q.message, "needs peer.username")) << q.message;
-}
-
-TEST_F(ProfileValidation, TiersNotIncreasing) {
-  const problem p = only_problem(minimal_with(R"([mtu]
-tiers = [
-  576,
-  3000,
-  1500,
-]
-)"));
-  EXPECT_EQ(p.key, "mtu.tiers[2]");
-  EXPECT_EQ(p.line, 10);
-  EXPECT_EQ(p.message, "tiers must be strictly increasing, but 1500 follows 3000");
-}
-
-TEST_F(ProfileValidation, TiersEmptyOrOutOfRange) {
-  EXPECT_EQ(only_problem(minimal_with("[mtu]\ntiers = []\n")).key, "mtu.tiers");
-  const problem p = only_problem(minimal_with("[mtu]\ntiers = [60, 1500]\n"));
-  EXPECT_EQ(p.key, "mtu.tiers[0]");
-  EXPECT_EQ(p.message, "must be between 68 and 65535, got 60");
-}
-
-TEST_F(ProfileValidation, InterfaceAndBenchNames) {
-  const std::vector<problem> names = problems_of(minimal_with(R"([sim]
-bench = "HP-0"
-peer_interface = "a-name-too-long-for-linux"
-)"));
-  ASSERT_EQ(names.size(), 2U);
-  EXPECT_EQ(names[0].key, "sim.bench");
-  EXPECT_EQ(names[1].key, "sim.peer_interface");
-  EXPECT_TRUE(contains(names[1].message, "Linux interface name")) << names[1].message;
-  const problem p = only_problem(R"([dut]
-interface = "eth 0"
-ipv4 = "192.168.1.10/24"
-[peer]
-mode = "external"
-ipv4 = "192.168.1.195"
-)");
-  EXPECT_EQ(p.key, "dut.interface");
-}
-
-TEST_F(ProfileValidation, SyntaxErrorWithLine) {
-  const problem p = only_problem(minimal_with("[link]\nspeed_mbps = = 1000\n"));
-  EXPECT_EQ(p.key, "(syntax)");
-  EXPECT_EQ(p.line, 7);
-  EXPECT_FALSE(p.message.empty());
-}
-
-TEST_F(ProfileValidation, DurationsEnvironmentOverride) {
-  setenv("HILPERF_DURATIONS", "nightly", 1);
-  const profile p = parse_profile(minimal_with("[run]\ndurations = \"quick\"\n"), "t.toml");
-  EXPECT_EQ(p.duration_set_name, "nightly");
-  EXPECT_EQ(p.durations().tcp_seconds, 600);
-
-  setenv("HILPERF_DURATIONS", "weekly", 1);
-  const problem bad = only_problem(minimal);
-  EXPECT_EQ(bad.key, "HILPERF_DURATIONS (environment)");
-  EXPECT_EQ(bad.line, 0);
-  EXPECT_TRUE(contains(bad.message, "\"quick\" or \"nightly\"")) << bad.message;
-
-  setenv("HILPERF_DURATIONS", "", 1);  // set but empty counts as unset
-  EXPECT_EQ(parse_profile(minimal, "t.toml").duration_set_name, "quick");
-}
-
-TEST_F(ProfileError, ThreeMistakesInOneError) {
-  const std::string text = R"([dut]
-ipv4 = "192.168.1.10/24"
-[peer]
-mode = "external"
-ipv4 = "192.168.1.195"
-port = 0
-[link]
-speed_mbps = 1000
-duplx = "full"
-[run]
-iterations = "3"
-)";
-  try {
-    (void)parse_profile(text, "board.toml");
-    FAIL() << "a profile with three mistakes was accepted";
-  } catch (const profile_error& error) {
-    const std::vector<problem>& problems = error.problems();
-    ASSERT_EQ(problems.size(), 3U);
-    EXPECT_EQ(problems[0].key, "peer.port");
-    EXPECT_EQ(problems[0].line, 6);
-    EXPECT_EQ(problems[1].key, "link.duplx");
-    EXPECT_EQ(problems[1].line, 9);
-    EXPECT_EQ(problems[2].key, "run.iterations");
-    EXPECT_EQ(problems[2].line, 11);
-    const std::string what = error.what();
-    EXPECT_TRUE(contains(what, "profile board.toml has 3 problem(s):\n")) << what;
-    EXPECT_TRUE(contains(what, "\n  board.toml:6: peer.port: must be between 1 and 65535, got 0"))
-        << what;
-    EXPECT_TRUE(contains(what, "\n  board.toml:9: link.duplx: unknown key")) << what;
-    EXPECT_TRUE(contains(what, "\n  board.toml:11: run.iterations: expected an integer")) << what;
-  }
-}
-
-TEST_F(ProfileError, WhatOmitsLineZero) {
-  const profile_error error("b.toml", {{"peer.mode", 0, "missing"}, {"dut.ipv4", 2, "bad"}});
-  EXPECT_STREQ(error.what(),
-               "profile b.toml has 2 problem(s):\n"
-               "  b.toml: peer.mode: missing\n"
-               "  b.toml:2: dut.ipv4: bad");
-  EXPECT_EQ(error.problems().size(), 2U);
-}
-
 TEST_F(ProfileEcho, StartsWithSourceComment) {
   const std::string text = echo(parse_profile(minimal, "boards/x.toml"));
   EXPECT_EQ(text.rfind("# effective profile from boards/x.toml\n", 0), 0U) << text;
@@ -703,6 +339,33 @@ TEST_F(ProfileEcho, RoundTripsShippedProfiles) {
     const profile p = load_profile(boards_dir / name);
     expect_same(parse_profile(echo(p), p.source), p);
   }
+}
+
+// Every profile and farm file the repository ships loads, and each board's echo reads back to
+// the same echo.
+TEST_F(ProfileEcho, EveryShippedProfileAndFarmLoadsAndEchoesBack) {
+  const std::filesystem::path ci = boards_dir.parent_path();
+  int files = 0;
+  for (const auto& dir : {ci / "boards", ci / "farms"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".toml") continue;
+      SCOPED_TRACE(entry.path().string());
+      ++files;
+      std::vector<profile> boards;
+      if (dir == ci / "farms") {
+        for (auto& board : load_farm(entry.path()).boards) boards.push_back(board.board);
+      } else {
+        boards.push_back(load_profile(entry.path()));
+      }
+      for (const profile& p : boards) {
+        const std::string text = echo(p);
+        const profile back = parse_profile(text, p.source);
+        expect_same(back, p);
+        EXPECT_EQ(echo(back), text);
+      }
+    }
+  }
+  EXPECT_GE(files, 7) << "ci/boards/*.toml and ci/farms/*.toml";
 }
 
 TEST_F(ProfileEcho, RoundTripsEveryNonDefaultValue) {
