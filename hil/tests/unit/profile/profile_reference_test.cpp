@@ -17,7 +17,7 @@
 
 #include "hil/profile/profile.hpp"
 #include "hil/profile/reference.hpp"
-#include "hil/tests/unit/profile_test_support.hpp"
+#include "hil/tests/unit/profile/profile_test_support.hpp"
 
 namespace hil::profile {
 namespace {

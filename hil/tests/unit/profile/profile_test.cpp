@@ -13,7 +13,7 @@
 
 #include "hil/profile/farm.hpp"
 #include "hil/profile/profile.hpp"
-#include "hil/tests/unit/profile_test_support.hpp"
+#include "hil/tests/unit/profile/profile_test_support.hpp"
 
 namespace hil::profile {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "hil/profile/profile.hpp"
-#include "hil/tests/unit/profile_test_support.hpp"
+#include "hil/tests/unit/profile/profile_test_support.hpp"
 
 namespace hil::profile {
 namespace {
