@@ -102,7 +102,7 @@ std::optional<client_header> decode_header(std::span<const std::uint8_t> bytes) 
   if (bytes.size() < min_header_size) return std::nullopt;
   client_header h;
   h.flags = get32(bytes, at_flags);
-  if ((h.flags & (flag_version1 | flag_version2 | flag_extend)) == 0) return std::nullopt;
+  if (!has_header(h.flags)) return std::nullopt;
   h.streams = signed32(get32(bytes, at_streams));
   h.port = signed32(get32(bytes, at_port));
   h.buffer_len = signed32(get32(bytes, at_buffer));
@@ -112,6 +112,14 @@ std::optional<client_header> decode_header(std::span<const std::uint8_t> bytes) 
     h.rate_bps = get32(bytes, at_rate_low) | (std::uint64_t{get32(bytes, at_rate_high) >> 8} << 32);
   }
   return h;
+}
+
+std::uint32_t decode_flags(std::span<const std::uint8_t, flags_size> first) noexcept {
+  return get32(first, at_flags);
+}
+
+bool has_header(std::uint32_t flags) noexcept {
+  return (flags & (flag_version1 | flag_version2 | flag_extend)) != 0;
 }
 
 std::size_t header_length(std::uint32_t flags) noexcept {

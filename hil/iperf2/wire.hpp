@@ -74,6 +74,8 @@ struct client_header {
   std::uint64_t rate_bps = 0;  // -b
 
   [[nodiscard]] bool timed() const noexcept { return amount < 0; }
+  // VERSION1: a legacy dual test (-d, -r), where the server would connect back.
+  [[nodiscard]] bool dual_test() const noexcept { return (flags & flag_version1) != 0; }
   // The test's duration when timed(), else zero.
   [[nodiscard]] std::chrono::milliseconds duration() const noexcept;
   [[nodiscard]] bool reverse() const noexcept;
@@ -94,6 +96,13 @@ struct client_header {
 // nullopt when fewer than min_header_size bytes, or no header flag (a 1.7 or `-C` client's raw
 // data) is set.
 [[nodiscard]] std::optional<client_header> decode_header(std::span<const std::uint8_t> bytes);
+// A TCP stream's first four bytes: the header's flags word (a server reads these before it knows
+// how long the header is).
+inline constexpr std::size_t flags_size = 4;
+[[nodiscard]] std::uint32_t decode_flags(std::span<const std::uint8_t, flags_size> first) noexcept;
+// True when flags announce a client header (VERSION1, VERSION2 or EXTEND); false for the raw data
+// of a 1.7 or `-C` client, whose first bytes are part of its stream.
+[[nodiscard]] bool has_header(std::uint32_t flags) noexcept;
 // The header's own length from its flags (what a server reads before the data), at least
 // min_header_size and at most 256.
 [[nodiscard]] std::size_t header_length(std::uint32_t flags) noexcept;

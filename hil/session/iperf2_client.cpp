@@ -18,7 +18,9 @@
 #include "hil/session/iperf2_datagrams.hpp"
 #include "hil/session/iperf3_streams.hpp"
 #include "hil/sys/error.hpp"
+#include "hil/traffic/rr_io.hpp"
 #include "hil/traffic/socket_options.hpp"
+#include "hil/traffic/stream_edges.hpp"
 #include "hil/traffic/test_run.hpp"
 
 namespace hil::session {
@@ -71,19 +73,6 @@ measure::test_spec with_iperf2_defaults(measure::test_spec s, bool ipv6) {
   return s;
 }
 
-// Waits until fd is readable or deadline passes; true when readable.
-bool readable(int fd, clock::time_point deadline) {
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
-    pollfd p{fd, POLLIN, 0};
-    const int n = ::poll(&p, 1, static_cast<int>(std::max<std::int64_t>(left.count(), 0)));
-    if (n > 0) return true;
-    if (n == 0) return false;
-    if (errno != EINTR) sys::throw_last_errno("poll");
-  }
-}
-
 sys::unique_fd connect_stream(const asio::ip::tcp::endpoint& to, const measure::test_spec& spec,
                               bool udp, std::chrono::milliseconds timeout) {
   const int family = to.protocol().family();
@@ -120,16 +109,14 @@ sys::unique_fd connect_stream(const asio::ip::tcp::endpoint& to, const measure::
 // After the header: an iperf 2 server acks it (00 00 00 02 …); an iperf3 server reads it as its
 // cookie and asks for parameters (0x09), then resets. Nothing at all is an older iperf 2.
 void check_first_answer(int fd, const std::string& where) {
-  if (!readable(fd, clock::now() + ack_wait)) return;
-  std::array<std::uint8_t, 1> first{};
-  const ssize_t n = ::recv(fd, first.data(), first.size(), MSG_PEEK);
-  if (n == 1 && first[0] == 0x09) {
+  const auto first = traffic::peek_first_answer(fd, clock::now() + ack_wait);
+  if (first.byte == 0x09) {
     fail(std::errc::protocol_error,
          fmt::format("the server at {} speaks iperf3, not iperf 2 (it asked for iperf3 "
                      "parameters); set peer.server = \"iperf3\" (hilperf: drop --protocol iperf2)",
                      where));
   }
-  if (n == 0) {
+  if (first.closed) {
     fail(std::errc::connection_aborted,
          fmt::format("the server at {} closed the connection on reading the iperf 2 header, as an "
                      "iperf3 server does (hilperf-peer's iperf3 port, for one): iperf 2 listens "
@@ -142,40 +129,23 @@ void check_first_answer(int fd, const std::string& where) {
 // Reads until the server closes, so the receiver has read every byte; the ack is in there.
 void await_close(int fd, const std::string& where) {
   ::shutdown(fd, SHUT_WR);
-  const auto deadline = clock::now() + close_wait;
-  std::array<std::uint8_t, 4096> sink{};
-  for (;;) {
-    if (!readable(fd, deadline)) {
-      fail(std::errc::timed_out,
-           fmt::format("the server at {} did not close within {} s after the test: an iperf 2 "
-                       "server closes as soon as it has read the stream",
-                       where, close_wait.count()));
-    }
-    const ssize_t n = ::recv(fd, sink.data(), sink.size(), 0);
-    if (n == 0) return;
-    if (n < 0 && errno != EINTR && errno != EAGAIN) {
-      sys::throw_last_errno(fmt::format("the end of the test with {}", where));
-    }
+  if (!traffic::drain_until_close(fd, clock::now() + close_wait,
+                                  fmt::format("the end of the test with {}", where))) {
+    fail(std::errc::timed_out,
+         fmt::format("the server at {} did not close within {} s after the test: an iperf 2 "
+                     "server closes as soon as it has read the stream",
+                     where, close_wait.count()));
   }
 }
 
 // The FIN round until the server's report arrives (iperf 2's schedule); nullopt after 2 s.
 std::optional<iperf2::server_report> await_report(int fd, std::int64_t sent,
                                                   const iperf2_datagrams& format, std::size_t len) {
-  std::vector<std::uint8_t> in(65536);
-  for (int round = 0; round <= fin_rounds; ++round) {
-    const auto fin = format.fin(sent, round, len);
-    (void)::send(fd, fin.data(), fin.size(), MSG_NOSIGNAL);
-    const auto until = clock::now() + fin_interval;
-    while (readable(fd, until)) {
-      const ssize_t n = ::recv(fd, in.data(), in.size(), 0);
-      if (n < 0) break;  // ICMP port unreachable: keep the schedule, the verdict comes at the end
-      if (auto r = iperf2::decode_report(std::span(in.data(), static_cast<std::size_t>(n)))) {
-        return r;
-      }
-    }
-  }
-  return std::nullopt;
+  const auto answer = traffic::resend_until_answered(
+      fd, fin_rounds, fin_interval, [&](int round) { return format.fin(sent, round, len); },
+      [](std::span<const std::uint8_t> d) { return iperf2::decode_report(d).has_value(); });
+  if (!answer) return std::nullopt;
+  return iperf2::decode_report(*answer);
 }
 
 // UDP -R: the header datagram, sent again every 10 ms (a 2.1.8 client: 0–20 ms) until the
@@ -185,19 +155,13 @@ void ask_for_reverse(int fd, const iperf2_datagrams& format, std::size_t len,
                      const std::string& where, std::uint16_t port) {
   std::vector<std::uint8_t> hello(std::max(len, format.header_size()), 0);
   format.write(hello, {0, 0, 1});
-  for (int round = 0; round < reverse_asks; ++round) {
-    if (::send(fd, hello.data(), hello.size(), MSG_NOSIGNAL) < 0 && errno != ECONNREFUSED &&
-        errno != EAGAIN && errno != EINTR) {
-      sys::throw_last_errno(fmt::format("asking {} for its -R stream", where));
-    }
-    if (!readable(fd, clock::now() + fin_interval)) continue;
-    std::array<std::uint8_t, 1> peek{};
-    if (::recv(fd, peek.data(), peek.size(), MSG_PEEK) >= 0) return;
-    if (errno == ECONNREFUSED) {
-      fail(std::errc::connection_refused,
-           fmt::format("nothing listens on UDP {} — is `iperf -s -u -p {}` running there?", where,
-                       port));
-    }
+  const auto outcome = traffic::resend_until_data(
+      fd, reverse_asks, fin_interval, hello, fmt::format("asking {} for its -R stream", where));
+  if (outcome == traffic::ask_outcome::answered) return;
+  if (outcome == traffic::ask_outcome::refused) {
+    fail(std::errc::connection_refused,
+         fmt::format("nothing listens on UDP {} — is `iperf -s -u -p {}` running there?", where,
+                     port));
   }
   fail(std::errc::timed_out,
        fmt::format("the iperf 2 server at {} sent nothing within {} s of being asked for -R: "
@@ -279,9 +243,10 @@ class iperf2_session {
     auto fd = connect_stream(to_, spec_, udp, o_.connect_timeout);
     if (!udp) {
       const auto bytes = iperf2::encode_header(header);
-      if (::send(fd.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL) !=
-          static_cast<ssize_t>(bytes.size())) {
-        sys::throw_last_errno(fmt::format("sending the iperf 2 header to {}", where_));
+      try {
+        traffic::write_all(fd.get(), bytes.data(), bytes.size());
+      } catch (const std::system_error& e) {
+        throw std::system_error(e.code(), fmt::format("sending the iperf 2 header to {}", where_));
       }
       check_first_answer(fd.get(), where_);
     } else if (way_ == iperf2::direction::reverse) {

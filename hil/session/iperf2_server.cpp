@@ -20,6 +20,7 @@
 #include "hil/session/iperf2_turnaround.hpp"
 #include "hil/session/listener.hpp"
 #include "hil/sys/error.hpp"
+#include "hil/traffic/stream_tally.hpp"
 
 namespace hil::session {
 namespace {
@@ -40,49 +41,6 @@ double seconds_between(clock::time_point a, clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-// Per-second intervals of one received stream, as the engine reports them.
-class interval_tally {
- public:
-  explicit interval_tally(clock::time_point t0) : t0_(t0), next_(t0 + 1s) {}
-
-  void add(clock::time_point now, std::uint64_t bytes, std::uint64_t packets) {
-    close_until(now);
-    bytes_ += bytes;
-    packets_ += packets;
-  }
-  std::vector<measure::interval_sample> finish(clock::time_point end) {
-    close_until(end);
-    if (end > start_) push(end);
-    return std::move(out_);
-  }
-
- private:
-  void close_until(clock::time_point now) {
-    while (now >= next_) {
-      push(next_);
-      next_ += 1s;
-    }
-  }
-  void push(clock::time_point end) {
-    measure::stream_interval s;
-    s.id = 1;
-    s.start_s = seconds_between(t0_, start_);
-    s.end_s = seconds_between(t0_, end);
-    s.bytes = bytes_;
-    s.packets = packets_;
-    out_.push_back({{s}});
-    start_ = end;
-    bytes_ = packets_ = 0;
-  }
-
-  clock::time_point t0_;
-  clock::time_point start_ = t0_;
-  clock::time_point next_;
-  std::uint64_t bytes_ = 0;
-  std::uint64_t packets_ = 0;
-  std::vector<measure::interval_sample> out_;
-};
-
 // One UDP client (address and port) of the shared socket.
 struct udp_client {
   iperf2::client_header header;
@@ -90,7 +48,7 @@ struct udp_client {
   clock::time_point first;  // arrival of its first datagram
   clock::time_point last;   // of its latest
   std::size_t datagram_len = 0;
-  std::optional<interval_tally> intervals;
+  std::optional<traffic::interval_tally> intervals;
   std::optional<std::array<std::uint8_t, iperf2::report_size>> report;  // once its FIN came
   int reports_sent = 0;
   bool turned = false;   // -R or --full-duplex: served on its own connected socket
@@ -169,20 +127,21 @@ struct iperf2_server_impl {
     const std::string who =
         fmt::format("{} port {}", unmapped(from.address()).to_string(), from.port());
     std::array<std::uint8_t, 256> head{};
-    if (!co_await read_exact(sock, std::span(head).first(4))) {
+    if (!co_await read_exact(sock, std::span(head).first<iperf2::flags_size>())) {
       log(fmt::format("{}: closed or silent before an iperf 2 header", who));
       co_return;
     }
-    const std::uint32_t flags = (std::uint32_t{head[0]} << 24) | (std::uint32_t{head[1]} << 16) |
-                                (std::uint32_t{head[2]} << 8) | head[3];
+    const std::uint32_t flags = iperf2::decode_flags(std::span(head).first<iperf2::flags_size>());
     std::optional<iperf2::client_header> h;
-    std::size_t len = 4;
-    if ((flags & (iperf2::flag_version1 | iperf2::flag_version2 | iperf2::flag_extend)) != 0) {
+    std::size_t len = iperf2::flags_size;  // a headerless stream: its first bytes are data
+    if (iperf2::has_header(flags)) {
       len = iperf2::header_length(flags);
-      if (!co_await read_exact(sock, std::span(head).subspan(4, len - 4))) co_return;
+      if (!co_await read_exact(
+              sock, std::span(head).subspan(iperf2::flags_size, len - iperf2::flags_size)))
+        co_return;
       h = iperf2::decode_header(std::span(head).first(len));
     }
-    if (h && (h->flags & iperf2::flag_version1) != 0 && h->way() == iperf2::direction::forward) {
+    if (h && h->dual_test() && h->way() == iperf2::direction::forward) {
       log(
           fmt::format("refused {}: iperf 2's -d/-r (the server connecting back) is not served; "
                       "-R and --full-duplex are",
@@ -224,21 +183,15 @@ struct iperf2_server_impl {
         sock.cancel();
       }
     });
-    interval_tally intervals(t0);
-    std::uint64_t bytes = len;  // as iperf 2 counts: the header is part of the stream
-    intervals.add(t0, len, 0);
-    std::vector<std::uint8_t> buf(128 * 1024);
+    traffic::stream_receiver stream(t0, len);  // as iperf 2 counts: the header is stream too
     for (;;) {
-      auto [ec, n] = co_await sock.async_read_some(asio::buffer(buf), as_tuple);
-      if (n > 0) {
-        bytes += n;
-        intervals.add(clock::now(), n, 0);
-      }
-      if (ec) break;
+      auto [ec] = co_await sock.async_wait(tcp::socket::wait_read, as_tuple);
+      if (ec || stream.read_available(sock.native_handle())) break;  // ec: the guard's cut
     }
     guard.cancel();
     const auto end = clock::now();
     sock.close(gone);
+    const std::uint64_t bytes = stream.bytes();
     measure::test_result r;
     r.is_client = false;
     r.remote_host = unmapped(from.address()).to_string();
@@ -252,7 +205,7 @@ struct iperf2_server_impl {
     s.receiver.seconds = seconds_between(t0, end);
     s.sender = s.receiver;  // the client's close ended the stream: it sent what we read
     r.streams.push_back(s);
-    r.intervals = intervals.finish(end);
+    r.intervals = stream.finish(end);
     if (cut)
       r.error =
           fmt::format("cut off after {} s without the client's end", seconds_between(t0, end));

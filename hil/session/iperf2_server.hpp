@@ -2,7 +2,9 @@
 // at once, as `iperf -s` and `iperf -s -u` together would (docs/iperf2-protocol.md). Used by
 // hilperf-peer (its iperf 2 port) and by the seed 002 Rx cases (the DUT as server).
 //
-//   TCP   accept ─ header ─ ack when the client wants one ─ count to EOF ─ close ─ one result
+//   TCP   accept ─ header (flags, length: iperf2/wire) ─ ack when the client wants one ─ count to
+//         EOF (the engine's stream_receiver, per second, read as the event loop sees data) ─
+//         close ─ one result
 //   UDP   datagrams per client address ─ statistics (iperf 2's: loss, out-of-order, jitter) ─
 //         FIN ─ report (sent again, up to 9 times, while FINs keep coming) ─ one result
 //

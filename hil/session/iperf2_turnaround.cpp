@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "hil/session/iperf2_datagrams.hpp"
+#include "hil/traffic/stream_edges.hpp"
 
 namespace hil::session {
 namespace {
@@ -172,7 +173,7 @@ void iperf2_turnaround::end_sending() {
   const auto sent = static_cast<std::int64_t>(run_.flows().front()->sample().packets);
   const iperf2_datagrams format(std::nullopt);
   const auto fin = format.fin(sent, 0, run_.spec().block_len);
-  for (int i = 0; i < fin_copies; ++i) (void)::send(watch_.get(), fin.data(), fin.size(), 0);
+  traffic::send_copies(watch_.get(), fin, fin_copies);
 }
 
 bool iperf2_turnaround::client_done() {
@@ -188,13 +189,7 @@ bool iperf2_turnaround::client_done() {
            queued == 0;
   }
   // -R: the client reads to our end of stream, then closes.
-  std::array<std::uint8_t, 4096> sink{};
-  for (;;) {
-    const ssize_t n = ::recv(watch_.get(), sink.data(), sink.size(), MSG_DONTWAIT);
-    if (n == 0) return true;
-    if (n > 0) continue;
-    return errno != EAGAIN && errno != EINTR;  // reset: it is gone
-  }
+  return traffic::peer_closed(watch_.get());
 }
 
 measure::test_result iperf2_turnaround::result() const { return result_.value(); }

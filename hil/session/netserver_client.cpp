@@ -20,6 +20,7 @@
 #include "hil/sys/error.hpp"
 #include "hil/traffic/rr_io.hpp"
 #include "hil/traffic/socket_options.hpp"
+#include "hil/traffic/workloads.hpp"
 
 namespace hil::session {
 namespace {
@@ -58,18 +59,30 @@ std::string bare_message(const std::system_error& e) {
   return what;
 }
 
-// ---- the data phase: blocking sockets, every call bounded ------------------------------------
+// ---- the data phase: the engine's workloads (traffic/workloads.hpp) ------------------------
 
-// What the data phase measured locally.
-struct local_figures {
-  double seconds = 0;
-  std::uint64_t bytes_sent = 0;
-  std::uint64_t bytes_received = 0;
-  std::uint64_t transactions = 0;
-  std::uint64_t send_failures = 0;
-  std::uint64_t lost = 0;
+// The engine's shape for each of netperf's tests.
+traffic::workload_shape shape_of(workload kind) {
+  switch (kind) {
+    case workload::tcp_stream:
+      return traffic::workload_shape::stream_send;
+    case workload::tcp_maerts:
+      return traffic::workload_shape::stream_receive;
+    case workload::udp_stream:
+      return traffic::workload_shape::datagrams;
+    case workload::tcp_rr:
+      return traffic::workload_shape::request_response;
+    case workload::tcp_crr:
+      return traffic::workload_shape::connect_request_response;
+    case workload::udp_rr:
+      break;
+  }
+  return traffic::workload_shape::datagram_request_response;
+}
+
+// What the data phase measured locally, with the send size it ran at.
+struct local_figures : traffic::workload_figures {
   std::uint32_t send_size = 0;
-  measure::latency_histogram latency;
 };
 
 // Where and how the data phase runs.
@@ -85,24 +98,6 @@ struct data_plan {
   std::uint32_t remote_send_size;  // netserver's bytes per send(), from its response
 };
 
-// A TCP connection to netserver's data port, without TCP_NODELAY: netperf sets it only when asked
-// (-- -D), and so netserver does not either.
-sys::unique_fd connect_data(const data_plan& p) {
-  return traffic::connect_tcp(p.to, p.device, p.connect_timeout, io_timeout, false);
-}
-
-// A UDP socket connected to netserver's data port, so ICMP errors surface as ECONNREFUSED.
-sys::unique_fd open_udp(const data_plan& p, std::chrono::milliseconds timeout) {
-  sys::unique_fd fd(::socket(p.to.family(), SOCK_DGRAM | SOCK_CLOEXEC, 0));
-  if (!fd) sys::throw_last_errno("opening a UDP socket");
-  if (!p.device.empty()) traffic::bind_to_device(fd.get(), p.device);
-  if (::connect(fd.get(), p.to.get(), p.to.length) != 0) {
-    sys::throw_last_errno("connecting a UDP socket");
-  }
-  traffic::set_io_timeouts(fd.get(), static_cast<int>(timeout.count()));
-  return fd;
-}
-
 // netperf's default send size: a fresh data socket's SO_SNDBUF (before connect, when Linux has not
 // grown it yet), for UDP clamped to the largest datagram.
 std::uint32_t default_send_size(const data_plan& p, int type) {
@@ -112,224 +107,41 @@ std::uint32_t default_send_size(const data_plan& p, int type) {
   return type == SOCK_DGRAM ? std::min(size, max_datagram) : size;
 }
 
-[[noreturn]] void nothing_listens() {
-  throw std::system_error(
-      std::make_error_code(std::errc::connection_refused),
-      "nothing listens there (ICMP port unreachable): netserver closed its data socket");
+// The send size p's test runs at: the one asked for, netperf's default or, for TCP_MAERTS,
+// netserver's.
+std::uint32_t send_size_of(const data_plan& p) {
+  if (p.kind == workload::tcp_maerts) return p.remote_send_size;
+  if (p.kind != workload::tcp_stream && p.kind != workload::udp_stream) return 0;
+  if (p.send_size != 0) return p.send_size;
+  return default_send_size(p, p.kind == workload::udp_stream ? SOCK_DGRAM : SOCK_STREAM);
 }
 
-// After our half-close: reads until netserver closes its side, which it does when it has seen our
-// end of the test, within io_timeout. Returns the bytes read meanwhile.
-std::uint64_t drain_to_eof(int fd) {
-  std::array<char, 65536> buf{};
-  std::uint64_t total = 0;
-  const auto give_up = clock::now() + io_timeout;
-  for (;;) {
-    const ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
-    const int err = n < 0 ? errno : 0;
-    if (n == 0) return total;
-    if (n > 0) total += static_cast<std::uint64_t>(n);
-    if (err == EAGAIN || clock::now() > give_up) {
-      throw std::system_error(
-          std::make_error_code(std::errc::timed_out),
-          fmt::format("netserver did not close the data connection within {} s of our end of test",
-                      io_timeout.count()));
-    }
-    if (n < 0 && err != EINTR) {
-      sys::throw_errno(err, "ending the data connection");
-    }
-  }
-}
-
-// TCP_STREAM: send_size blocks for the test length, then half-close and wait for netserver's.
-void tcp_stream(const data_plan& p, local_figures& f) {
-  f.send_size = p.send_size != 0 ? p.send_size : default_send_size(p, SOCK_STREAM);
-  const std::vector<char> block(f.send_size, 'n');
-  const auto fd = connect_data(p);
-  for (const auto end = clock::now() + p.length; clock::now() < end;) {
-    traffic::write_all(fd.get(), block.data(), block.size());
-    f.bytes_sent += block.size();
-  }
-  ::shutdown(fd.get(), SHUT_WR);
-  (void)drain_to_eof(fd.get());
-}
-
-// TCP_MAERTS: read until netserver, on its own timer, stops sending and closes.
-void tcp_maerts(const data_plan& p, local_figures& f) {
-  f.send_size = p.remote_send_size;
-  const auto fd = connect_data(p);
-  const auto give_up = clock::now() + p.length + results_timeout;
-  std::vector<char> buf(128 * 1024);
-  for (;;) {
-    const ssize_t n = ::recv(fd.get(), buf.data(), buf.size(), 0);
-    if (n == 0) return;
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) {
-      throw std::system_error(std::make_error_code(std::errc::timed_out),
-                              fmt::format("netserver stopped sending for {} s without closing "
-                                          "the connection",
-                                          io_timeout.count()));
-    }
-    if (n < 0) sys::throw_last_errno("receiving");
-    f.bytes_received += static_cast<std::uint64_t>(n);
-    if (clock::now() > give_up) {
-      throw std::system_error(
-          std::make_error_code(std::errc::timed_out),
-          fmt::format("netserver kept sending {} s past the test length", results_timeout.count()));
-    }
-  }
-}
-
-// The three empty datagrams that end a UDP test; netserver ends on the first, so the ICMP errors
-// the others may meet are expected.
-void send_end_markers(int fd) {
-  for (int i = 0; i < end_markers; ++i) (void)::send(fd, nullptr, 0, 0);
-}
-
-// UDP_STREAM: datagrams of send_size as fast as the socket takes them, then the end markers.
-void udp_stream(const data_plan& p, local_figures& f) {
-  f.send_size = p.send_size != 0 ? p.send_size : default_send_size(p, SOCK_DGRAM);
-  const std::vector<char> datagram(f.send_size, 'n');
-  const auto fd = open_udp(p, io_timeout);
-  for (const auto end = clock::now() + p.length; clock::now() < end;) {
-    const ssize_t n = ::send(fd.get(), datagram.data(), datagram.size(), 0);
-    if (n == static_cast<ssize_t>(datagram.size())) {
-      f.bytes_sent += datagram.size();
-    } else if (n >= 0 || errno == ENOBUFS || errno == EAGAIN) {
-      ++f.send_failures;  // netperf's "Errors": the kernel had no room for it
-    } else if (errno == ECONNREFUSED) {
-      nothing_listens();
-    } else if (errno != EINTR) {
-      sys::throw_last_errno("sending a datagram");
-    }
-  }
-  send_end_markers(fd.get());
-}
-
-// Counts one completed transaction that started at `began`; returns its end.
-clock::time_point completed(local_figures& f, clock::time_point began) {
-  const auto done = clock::now();
-  f.latency.record(done - began);
-  ++f.transactions;
-  return done;
-}
-
-// TCP_RR: one connection, one transaction at a time for the test length, then half-close and
-// wait for netserver's close. Every transaction started is completed, so netserver counts the same.
-void tcp_rr(const data_plan& p, local_figures& f) {
-  const std::vector<char> request(p.request_size, 'q');
-  std::vector<char> response(p.response_size);
-  const auto fd = connect_data(p);
-  const auto end = clock::now() + p.length;
-  for (auto now = clock::now(); now < end;) {
-    traffic::write_all(fd.get(), request.data(), request.size());
-    traffic::read_exact(fd.get(), response.data(), response.size());
-    now = completed(f, now);
-  }
-  f.bytes_sent = f.transactions * p.request_size;
-  f.bytes_received = f.transactions * p.response_size;
-  ::shutdown(fd.get(), SHUT_WR);
-  if (drain_to_eof(fd.get()) != 0) {
-    throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                            "netserver sent more than the responses asked for");
-  }
-}
-
-// TCP_CRR: connect, request, response, netserver's close, for each transaction; timed, as
-// netperf's, from before connect() to the end of the connection.
-void tcp_crr(const data_plan& p, local_figures& f) {
-  const std::vector<char> request(p.request_size, 'q');
-  std::vector<char> response(p.response_size + 1);
-  const auto end = clock::now() + p.length;
-  for (auto now = clock::now(); now < end;) {
-    auto fd = connect_data(p);
-    traffic::write_all(fd.get(), request.data(), request.size());
-    traffic::read_exact(fd.get(), response.data(), p.response_size);
-    // One byte more than the response: the read that would take it sees netserver's close.
-    if (traffic::read_exact(fd.get(), response.data() + p.response_size, 1, true)) {
-      throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                              "netserver sent more than the response");
-    }
-    fd.reset();
-    now = completed(f, now);
-  }
-  f.bytes_sent = f.transactions * p.request_size;
-  f.bytes_received = f.transactions * p.response_size;
-}
-
-// UDP_RR: one datagram each way per transaction, then the end markers. A response that does not
-// come within udp_response_timeout is lost and the next request goes out; netserver answered
-// every request it received, so it may count up to `lost` transactions more than we do.
-void udp_rr(const data_plan& p, local_figures& f) {
-  const std::vector<char> request(p.request_size, 'q');
-  std::vector<char> response(p.response_size + 1);  // + 1: a longer datagram is seen as such
-  const auto fd = open_udp(p, udp_response_timeout);
-  int unanswered = 0;
-  const auto end = clock::now() + p.length;
-  for (auto now = clock::now(); now < end;) {
-    if (::send(fd.get(), request.data(), request.size(), 0) < 0) {
-      if (errno == ECONNREFUSED) nothing_listens();
-      if (errno != EINTR && errno != ENOBUFS && errno != EAGAIN) {
-        sys::throw_last_errno("sending a request");
-      }
-      now = clock::now();  // no room in the kernel for it: try again
-      continue;
-    }
-    ssize_t n = -1;
-    do {
-      n = ::recv(fd.get(), response.data(), response.size(), 0);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0 && errno == ECONNREFUSED) nothing_listens();
-    if (n < 0 && errno == EAGAIN) {
-      ++f.lost;
-      if (++unanswered == max_unanswered) {
-        throw std::system_error(
-            std::make_error_code(std::errc::timed_out),
-            fmt::format("netserver stopped answering: {} requests in a row got no response "
-                        "within {} ms",
-                        max_unanswered, std::chrono::milliseconds(udp_response_timeout).count()));
-      }
-      now = clock::now();
-      continue;
-    }
-    if (n < 0) sys::throw_last_errno("receiving a response");
-    if (n != static_cast<ssize_t>(p.response_size)) {
-      throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                              fmt::format("netserver answered with {} bytes, not the {} asked for",
-                                          n, p.response_size));
-    }
-    unanswered = 0;
-    now = completed(f, now);
-  }
-  f.bytes_sent = (f.transactions + f.lost) * p.request_size;
-  f.bytes_received = f.transactions * p.response_size;
-  send_end_markers(fd.get());
+// p as the engine's workload: netperf's framing (three empty datagrams end a UDP test; no
+// TCP_NODELAY, which netperf sets only when asked with -- -D) and netserver's timeouts.
+traffic::workload_plan workload_for(const data_plan& p, std::uint32_t send_size) {
+  traffic::workload_plan w;
+  w.shape = shape_of(p.kind);
+  w.to = p.to;
+  w.device = p.device;
+  w.connect_timeout = p.connect_timeout;
+  w.io_timeout = io_timeout;
+  w.response_timeout = udp_response_timeout;
+  w.max_unanswered = max_unanswered;
+  w.length = p.length;
+  w.receive_grace = results_timeout;
+  w.send_size = send_size;
+  w.request_size = p.request_size;
+  w.response_size = p.response_size;
+  w.end_markers = end_markers;
+  w.nodelay = false;
+  w.peer = "netserver";
+  return w;
 }
 
 // Runs p's test, timing it from before its first data connection to the end of its last.
 void run_test(const data_plan& p, local_figures& f) {
-  const auto start = clock::now();
-  switch (p.kind) {
-    case workload::tcp_stream:
-      tcp_stream(p, f);
-      break;
-    case workload::tcp_maerts:
-      tcp_maerts(p, f);
-      break;
-    case workload::udp_stream:
-      udp_stream(p, f);
-      break;
-    case workload::tcp_rr:
-      tcp_rr(p, f);
-      break;
-    case workload::tcp_crr:
-      tcp_crr(p, f);
-      break;
-    case workload::udp_rr:
-      udp_rr(p, f);
-      break;
-  }
-  f.seconds = std::chrono::duration<double>(clock::now() - start).count();
+  f.send_size = send_size_of(p);
+  traffic::run_workload(workload_for(p, f.send_size), f);
 }
 
 // The data phase of p's test. Its errors name the test, netserver's data address and, for RR

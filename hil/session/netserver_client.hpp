@@ -2,10 +2,11 @@
 // `netperf -H host -t TEST -l seconds` would, and returns both ends' figures as typed values.
 // The codec is hil/netperf/omni.hpp; what hilperf relies on is docs/netserver-protocol.md.
 //
-//   control (asio, every read bounded)          data (blocking sockets, every call bounded)
+//   control (asio, every read bounded)          data: the engine's workloads
+//                                               (traffic/workloads.hpp, every call bounded)
 //   connect host:12865 ── DO_OMNI ──▶
 //                      ◀── OMNI_RESPONSE: data port
-//                                               connect / send to host:<data port>
+//                                               run_workload: connect / send to <data port>
 //                                               run for the duration, end as the test ends:
 //                                                 TCP_STREAM, TCP_RR: shutdown(SHUT_WR), EOF
 //                                                 TCP_MAERTS: read until netserver closes

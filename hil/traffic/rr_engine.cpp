@@ -15,6 +15,7 @@
 #include "hil/measure/cpu_meter.hpp"
 #include "hil/sys/error.hpp"
 #include "hil/traffic/socket_options.hpp"
+#include "hil/traffic/workloads.hpp"
 
 namespace hil::traffic {
 namespace {
@@ -123,13 +124,8 @@ void tcp_rr(const measure::rr_spec& spec, const socket_address& to,
   std::vector<char> request(spec.request_size, 'q');
   std::vector<char> response(spec.response_size);
   try {
-    for (auto now = clock::now(); now < end;) {
-      write_all(fd.get(), request.data(), request.size());
-      read_exact(fd.get(), response.data(), response.size());
-      const auto done = clock::now();
-      completed(r, done - now, progress);
-      now = done;
-    }
+    request_response_loop(fd.get(), request, response, end,
+                          [&](clock::duration took) { completed(r, took, progress); });
   } catch (const std::system_error& e) {
     fail_transaction(e, spec, r.transactions, to);
   }
@@ -143,19 +139,12 @@ void tcp_crr(const measure::rr_spec& spec, const socket_address& to,
   const auto hello = greeting.encode(rr_connection::crr);
   std::vector<char> request(hello.begin(), hello.end());
   request.resize(hello.size() + spec.request_size, 'q');
-  // One byte more than the response: the read that would take it sees the peer's close instead.
-  std::vector<char> response(spec.response_size + 1);
+  std::vector<char> response(spec.response_size + 1);  // + 1: room to see more than the response
   try {
     for (auto now = clock::now(); now < end;) {
-      auto fd =
-          connect_tcp(to, spec.bind_device, spec.response_timeout, spec.response_timeout, false);
-      write_all(fd.get(), request.data(), request.size());
-      read_exact(fd.get(), response.data(), spec.response_size);
-      if (read_exact(fd.get(), response.data() + spec.response_size, 1, true)) {
-        throw std::system_error(std::make_error_code(std::errc::protocol_error),
-                                "the peer sent more than the response");
-      }
-      fd.reset();
+      connect_request_response(
+          connect_tcp(to, spec.bind_device, spec.response_timeout, spec.response_timeout, false),
+          request, response, "the peer");
       const auto done = clock::now();
       completed(r, done - now, progress);
       now = done;

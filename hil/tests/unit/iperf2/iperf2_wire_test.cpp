@@ -39,6 +39,32 @@ TEST(Iperf2Wire, AStockTcpHeaderDecodes) {
   EXPECT_EQ(i2::header_length(h->flags), 60U);
 }
 
+TEST(Iperf2Wire, AStreamsFirstFourBytesSayWhetherAHeaderFollows) {
+  // A stock 2.1.8 client: EXTEND | LEN_BIT | 60 << 1, a 60-byte header.
+  const auto flags = i2::decode_flags(std::span(tcp_header_2s).first<i2::flags_size>());
+  EXPECT_EQ(flags, 0x40010078U);
+  EXPECT_TRUE(i2::has_header(flags));
+  EXPECT_EQ(i2::header_length(flags), 60U);
+  // A -d/-r client (VERSION1, no length): the 24-byte v1 header, a legacy dual test.
+  const auto dual = bytes({0x80, 0, 0, 0, 0, 0, 0, 1, 0,    0,    0x13, 0x89,
+                           0,    0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0x38});
+  const auto v1 = i2::decode_flags(std::span(dual).first<i2::flags_size>());
+  EXPECT_EQ(v1, 0x80000000U);
+  EXPECT_TRUE(i2::has_header(v1));
+  EXPECT_EQ(i2::header_length(v1), 24U);
+  const auto h = i2::decode_header(dual);
+  ASSERT_TRUE(h.has_value());
+  EXPECT_TRUE(h->dual_test());
+  EXPECT_FALSE(i2::decode_header(tcp_header_2s)->dual_test());
+  // A `-C` (1.7-compatible) client's raw data: '0123…', no header flag, no header.
+  const auto raw = bytes({'0', '1', '2', '3'});
+  const auto none = i2::decode_flags(std::span(raw).first<i2::flags_size>());
+  EXPECT_EQ(none, 0x30313233U);
+  EXPECT_FALSE(i2::has_header(none));
+  // An -R client: VERSION2 without EXTEND.
+  EXPECT_TRUE(i2::has_header(0x04000000U));
+}
+
 TEST(Iperf2Wire, TheUdpHeaderCarriesRateDurationAndWideSequences) {
   // Bytes 16..75 of the first datagram of `iperf -c … -u -b 50M -t 3` (50M = 52,428,800 bit/s).
   const auto stock = bytes(
