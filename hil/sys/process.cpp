@@ -37,7 +37,8 @@ pid_t spawn(const std::vector<std::string>& argv, int write_end) {
   posix_spawn_file_actions_destroy(&actions);
   if (err != 0) {
     throw_errno(
-        err, fmt::format("cannot start '{}' (is it installed? run ci/install-deps)", argv.at(0)));
+        err, fmt::format("cannot start '{}' (is it installed? ci/install-deps suite|tests|bench)",
+                         argv.at(0)));
   }
   return pid;
 }

@@ -104,7 +104,7 @@ void print_header(const options& o, pinning pin, const tool_paths& paths,
                            tool_version(paths.hilperf, "--version"), paths.hilperf_peer);
   if (paths.sockperf.empty()) {
     std::cout << "  sockperf: not found in PATH; its rows are skipped (apt-get install sockperf, "
-                 "or ci/install-deps)\n";
+                 "or ci/install-deps bench)\n";
   } else {
     std::cout << fmt::format("  sockperf: {} ({})\n", paths.sockperf,
                              tool_version(paths.sockperf, "--version"));
