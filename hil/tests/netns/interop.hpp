@@ -73,7 +73,7 @@ inline std::unique_ptr<hil::sys::child_process> start_server(
   argv.insert(argv.end(), extra.begin(), extra.end());
   auto server = std::make_unique<hil::sys::child_process>(argv);
   const char* ready = which == side::ours ? "listening on port" : "Server listening on";
-  EXPECT_TRUE(server->wait_for_output(ready, 10s)) << server->output();
+  EXPECT_TRUE(server->wait_for_output(ready, std::chrono::seconds(10))) << server->output();
   return server;
 }
 

@@ -32,6 +32,7 @@ namespace {
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 using namespace hil::test::interop;
+using hil::measure::protocol;
 
 hil::session::client_options quick_client(std::chrono::seconds t) {
   hil::session::client_options o;
