@@ -7,13 +7,17 @@
 
 namespace hil::measure {
 
+std::int64_t udp_datagrams_lost(const stream_result& s) {
+  return s.receiver.errors + std::max<std::int64_t>(0, s.sender.packets - s.receiver.packets);
+}
+
 verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result& s,
                             const udp_loss_evidence* evidence) {
   verdict v;
   v.check = "UdpZeroLoss";
   const std::int64_t sent = s.sender.packets;
   const std::int64_t highest = s.receiver.packets;
-  const std::int64_t lost = s.receiver.errors + std::max<std::int64_t>(0, sent - highest);
+  const std::int64_t lost = udp_datagrams_lost(s);
   v.observed =
       fmt::format("{}/{} datagrams of {} bytes lost (receiver highest sequence {}, gaps {})", lost,
                   sent, payload, highest, s.receiver.errors);
