@@ -22,11 +22,11 @@ verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result&
       fmt::format("{}/{} datagrams of {} bytes lost (receiver highest sequence {}, gaps {})", lost,
                   sent, payload, highest, s.receiver.errors);
   v.limit = "0 lost, highest sequence == sent";
-  v.observed_value = static_cast<double>(lost);
   v.limit_value = 0;
   v.limit_bound = bound::at_most;
   v.unit = "datagrams";
-  v.pass = sent > 0 && s.receiver.errors == 0 && highest == sent;
+  // Nothing sent, or a receiver above the sender's count: no loss figure was measured.
+  v.judge(sent > 0 && highest <= sent ? std::optional(static_cast<double>(lost)) : std::nullopt);
   if (v.pass) return v;
   if (sent == 0) {
     v.cause = "nothing was sent: the sender failed (see the error above)";
@@ -134,11 +134,10 @@ verdict check_tcp_throughput(const char* direction, double goodput_bps, double l
   v.check = fmt::format("TcpThroughput {}", direction);
   v.observed = fmt::format("{:.1f} Mbit/s receiver-side goodput", goodput_bps / 1e6);
   v.limit = fmt::format(">= {:.1f} Mbit/s", limit_mbps);
-  v.observed_value = goodput_bps / 1e6;
   v.limit_value = limit_mbps;
   v.limit_bound = bound::at_least;
   v.unit = "Mbit/s";
-  v.pass = goodput_bps / 1e6 >= limit_mbps;
+  v.judge(goodput_bps / 1e6);
   if (!v.pass) {
     const std::string link_cause =
         "link not negotiated at full speed (see LinkSpeed), other load on the DUT or the "
@@ -160,11 +159,11 @@ verdict check_retransmits(const std::vector<std::int64_t>& per_interval, std::in
   v.observed = fmt::format("worst interval {} retransmits ({} in {} intervals)", worst, total,
                            per_interval.size());
   v.limit = fmt::format("<= {} per interval (thresholds.tcp_retransmits_per_interval)", limit);
-  v.observed_value = static_cast<double>(worst);
   v.limit_value = static_cast<double>(limit);
   v.limit_bound = bound::at_most;
   v.unit = "retransmits per interval";
-  v.pass = !per_interval.empty() && worst >= 0 && worst <= limit;
+  v.judge(!per_interval.empty() && worst >= 0 ? std::optional(static_cast<double>(worst))
+                                              : std::nullopt);
   if (!v.pass) {
     v.cause = per_interval.empty() || worst < 0
                   ? "no TCP_INFO retransmit counts were sampled"

@@ -140,8 +140,8 @@ verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps)
                               : std::string("the first step failed"));
   v.observed =
       steps.empty() ? "no step ran" : fmt::format("{} ({})", reach, fmt::join(lines, "; "));
-  v.observed_value = passed_up_to;
-  v.pass = all;
+  // The steps rise (profile validation): every step passed exactly when the highest did.
+  v.judge(steps.empty() ? std::nullopt : std::optional(passed_up_to));
   if (steps.empty()) v.cause = "no step ran: the profile's y1564.steps is empty";
   return v;
 }

@@ -34,16 +34,7 @@ std::string_view kind_name(const figures& f) {
 }
 
 std::optional<double> verdict_record::margin() const {
-  if (!observed_value || !limit_value) return std::nullopt;
-  switch (bound) {
-    case measure::bound::at_least:
-      return *observed_value - *limit_value;
-    case measure::bound::at_most:
-      return *limit_value - *observed_value;
-    case measure::bound::none:
-      break;
-  }
-  return std::nullopt;
+  return measure::margin_of(observed_value, limit_value, bound);
 }
 
 verdict_record to_verdict_record(const measure::verdict& v) {
