@@ -180,7 +180,7 @@ double receiver_goodput_bps(const test_result& r, bool local_sends) {
     bytes += s.receiver.bytes;
     seconds = std::max(seconds, s.receiver.seconds);
   }
-  return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
+  return bits_per_second(bytes, seconds);
 }
 
 double ideal_datagrams(std::uint64_t bits_per_second, double seconds, std::uint32_t payload) {

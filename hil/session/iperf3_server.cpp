@@ -11,6 +11,7 @@
 #include "hil/iperf3/exchange.hpp"
 #include "hil/iperf3/extension.hpp"
 #include "hil/iperf3/params.hpp"
+#include "hil/measure/units.hpp"
 #include "hil/session/bitrate_cap.hpp"
 #include "hil/session/control_channel.hpp"
 #include "hil/session/endpoints.hpp"
@@ -46,7 +47,7 @@ std::string summary(const measure::test_result& r) {
     bytes += s.receiver.bytes;
     seconds = std::max(seconds, s.receiver.seconds);
   }
-  const double mbps = seconds > 0 ? static_cast<double>(bytes) * 8 / seconds / 1e6 : 0;
+  const double mbps = measure::bits_per_second(bytes, seconds) / 1e6;
   const auto& sp = r.spec;
   return fmt::format(
       "{} {} stream(s) {}, {:.1f} s, {} bytes received at {:.1f} Mbit/s",
