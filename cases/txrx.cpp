@@ -19,6 +19,7 @@
 #include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_server.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 
 namespace {
 
@@ -55,7 +56,7 @@ class TxRx : public hil::fixtures::traffic_test, public ::testing::WithParamInte
   // The DUT serves one test; stock iperf3 on the peer side is the client. The server's view.
   std::optional<hil::measure::test_result> serve_one(const txrx_case& c) {
     const auto& p = ctx().profile;
-    const std::string dut_ip = p.dut.ipv4.substr(0, p.dut.ipv4.find('/'));
+    const std::string dut_ip = hil::sys::without_prefix(p.dut.ipv4);
     std::optional<hil::measure::test_result> result;
     const auto keep = [&](const hil::measure::test_result& r) { result = r; };
     // The procedure's own tool on the peer side: iperf 2's `iperf -c` against our iperf 2 server

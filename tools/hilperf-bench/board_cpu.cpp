@@ -18,6 +18,7 @@
 #include "hil/bench/sim_bench.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/sys/cpu_cgroup.hpp"
 #include "hil/sys/process.hpp"
 #include "interrupt.hpp"
@@ -197,7 +198,7 @@ class board_run {
                                   l_.dut_netns,
                                   t.client,
                                   "-c",
-                                  l_.peer_ipv4.substr(0, l_.peer_ipv4.find('/')),
+                                  sys::without_prefix(l_.peer_ipv4),
                                   "-p",
                                   std::to_string(first_port + static_cast<int>(i)),
                                   "-J"};

@@ -25,6 +25,7 @@
 #include "hil/report/iperf3_json.hpp"
 #include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/sys/process.hpp"
 #include "hil/sys/text_file.hpp"
 #include "hil/tests/eventually.hpp"
@@ -86,7 +87,7 @@ const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
 
 std::string peer_address(bool ipv6) {
   const std::string cidr = ipv6 ? bench().peer_ipv6 : bench().peer_ipv4;
-  return cidr.substr(0, cidr.find('/'));
+  return hil::sys::without_prefix(cidr);
 }
 
 // Starts a server in the peer namespace and waits until it listens.
