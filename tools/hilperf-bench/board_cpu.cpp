@@ -16,6 +16,7 @@
 
 #include "board_port.hpp"
 #include "hil/bench/sim_bench.hpp"
+#include "hil/measure/sample_stats.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/child_process.hpp"
 #include "hil/sys/cidr.hpp"
@@ -132,12 +133,6 @@ std::vector<figure> figures(int seconds) {
        false,
        true},
   };
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 // The CPUs this process may use, split between the two ends: the first for the DUT side, the
@@ -310,7 +305,7 @@ void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_o
       }
       const auto medians = [](const std::vector<std::vector<double>>& v) {
         std::vector<double> m;
-        for (const auto& x : v) m.push_back(median(x));
+        for (const auto& x : v) m.push_back(measure::median(x));
         return m;
       };
       print_row(f, medians(values), out);
