@@ -16,6 +16,7 @@
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/bench/peer.hpp"
 #include "hil/measure/traffic_checks.hpp"
+#include "hil/record/converters.hpp"
 #include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_server.hpp"
 #include "hil/sys/child_process.hpp"
@@ -41,7 +42,7 @@ void PrintTo(const txrx_case& c, std::ostream* os) {
 hil::record::figures txrx_figures(const txrx_case& c, const hil::measure::test_result& r, int mtu) {
   const bool dut_sends = !c.dut_is_server;
   if (c.proto == protocol::udp) {
-    return hil::fixtures::udp_tier_of(mtu, 4, r.spec.effective_block_len(), r.streams.at(0));
+    return hil::record::to_udp_tier_figures(mtu, 4, r.spec.effective_block_len(), r.streams.at(0));
   }
   hil::record::throughput_figures f;
   f.direction = dut_sends ? "dut_transmits" : "dut_receives";

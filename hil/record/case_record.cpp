@@ -37,11 +37,6 @@ std::optional<double> verdict_record::margin() const {
   return measure::margin_of(observed_value, limit_value, bound);
 }
 
-verdict_record to_verdict_record(const measure::verdict& v) {
-  return verdict_record{v.pass,           v.check,       v.observed, v.limit,      v.cause,
-                        v.observed_value, v.limit_value, v.unit,     v.limit_bound};
-}
-
 int case_record::attempt_count() const {
   return attempts.empty() ? 1 : static_cast<int>(attempts.size());
 }
