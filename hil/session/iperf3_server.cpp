@@ -129,7 +129,7 @@ class test_session : public std::enable_shared_from_this<test_session> {
   }
 
  private:
-  awaitable<void> create_streams(const measure::test_spec& spec, traffic::test_run& run);
+  awaitable<void> create_streams(const iperf3::test_params& spec, traffic::test_run& run);
   // Each within the one deadline of stream creation (streams_deadline_), which nothing restarts.
   awaitable<sys::unique_fd> accept_tcp_stream();
   awaitable<sys::unique_fd> accept_udp_stream(const measure::test_spec& spec,
@@ -303,7 +303,7 @@ awaitable<void> test_session::run() {
     co_return;
   }
   co_await ctl_.write_state(iperf3::state::param_exchange);
-  measure::test_spec spec;
+  iperf3::test_params spec;
   std::optional<iperf3::extension_request> extension;
   std::optional<std::string> authtoken;
   try {
@@ -454,7 +454,7 @@ awaitable<T> test_session::while_silent(awaitable<T> op, std::string what) {
   co_return std::move(*out.value);
 }
 
-awaitable<void> test_session::create_streams(const measure::test_spec& spec,
+awaitable<void> test_session::create_streams(const iperf3::test_params& spec,
                                              traffic::test_run& run) {
   std::optional<udp::socket> listener;
   if (spec.proto == measure::protocol::udp) listener.emplace(udp_listener());

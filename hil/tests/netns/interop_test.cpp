@@ -22,6 +22,7 @@
 #include <tuple>
 #include <vector>
 
+#include "hil/iperf3/params.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
@@ -110,8 +111,8 @@ std::unique_ptr<hil::sys::child_process> start_server(side which, bool one_off,
   return server;
 }
 
-hil::measure::test_spec spec_of(const interop_case& c) {
-  hil::measure::test_spec s;
+hil::iperf3::test_params spec_of(const interop_case& c) {
+  hil::iperf3::test_params s;
   s.proto = c.proto;
   s.duration = c.omit ? 3s : 2s;
   s.bytes = c.bytes;
