@@ -16,9 +16,11 @@
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/bench/peer.hpp"
 #include "hil/measure/traffic_checks.hpp"
+#include "hil/record/converters.hpp"
 #include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_server.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 
 namespace {
 
@@ -40,7 +42,7 @@ void PrintTo(const txrx_case& c, std::ostream* os) {
 hil::record::figures txrx_figures(const txrx_case& c, const hil::measure::test_result& r, int mtu) {
   const bool dut_sends = !c.dut_is_server;
   if (c.proto == protocol::udp) {
-    return hil::fixtures::udp_tier_of(mtu, 4, r.spec.effective_block_len(), r.streams.at(0));
+    return hil::record::to_udp_tier_figures(mtu, 4, r.spec.effective_block_len(), r.streams.at(0));
   }
   hil::record::throughput_figures f;
   f.direction = dut_sends ? "dut_transmits" : "dut_receives";
@@ -55,7 +57,7 @@ class TxRx : public hil::fixtures::traffic_test, public ::testing::WithParamInte
   // The DUT serves one test; stock iperf3 on the peer side is the client. The server's view.
   std::optional<hil::measure::test_result> serve_one(const txrx_case& c) {
     const auto& p = ctx().profile;
-    const std::string dut_ip = p.dut.ipv4.substr(0, p.dut.ipv4.find('/'));
+    const std::string dut_ip = hil::sys::without_prefix(p.dut.ipv4);
     std::optional<hil::measure::test_result> result;
     const auto keep = [&](const hil::measure::test_result& r) { result = r; };
     // The procedure's own tool on the peer side: iperf 2's `iperf -c` against our iperf 2 server

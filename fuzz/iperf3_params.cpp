@@ -18,7 +18,7 @@ namespace {
 
 namespace iperf3 = hil::iperf3;
 using hil::fuzz::finding;
-using hil::measure::test_spec;
+using test_spec = hil::iperf3::test_params;
 
 // The message decoded, or nullopt when it was refused as its contract says.
 std::optional<iperf3::client_params> decode(std::string_view json) {

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "hil/sys/cidr.hpp"
 #include "hil/sys/error.hpp"
 #include "hil/sys/netns.hpp"
 #include "hil/sys/process.hpp"
@@ -20,14 +21,9 @@
 namespace hil::bench {
 namespace {
 
+using sys::prefix_of;
 using sys::run;
 using sys::run_checked;
-
-// "198.18.0.10/24" -> "/24"
-std::string prefix_of(const std::string& cidr) {
-  const auto slash = cidr.find('/');
-  return slash == std::string::npos ? "" : cidr.substr(slash);
-}
 
 // Waits (at most 5 s) until ifname in ns has no tentative IPv6 address. A tentative link-local
 // address (duplicate address detection, a second or two after the link comes up) keeps the end

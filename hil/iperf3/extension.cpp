@@ -54,7 +54,7 @@ std::optional<data_kind> decode_hello(std::span<const std::uint8_t, hello_size> 
 }
 
 std::string encode_request_params(const measure::rr_spec& spec, std::string_view authtoken) {
-  measure::test_spec plain;
+  test_params plain;
   plain.duration = std::chrono::ceil<std::chrono::seconds>(spec.duration);
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(encode_params(plain, authtoken));
   j["hilperf"] = {{"version", extension_version},

@@ -111,7 +111,7 @@ std::string join(const std::vector<std::string>& parts) {
   return out;
 }
 
-wire_params from_spec(const measure::test_spec& s) {
+wire_params from_spec(const test_params& s) {
   wire_params p;
   p.tcp = s.proto == measure::protocol::tcp;
   p.udp = s.proto == measure::protocol::udp;
@@ -193,8 +193,8 @@ wire_params from_json(const nlohmann::json& j) {
 }
 
 // Only after find_problems() found nothing: every value is in range for its field.
-measure::test_spec to_spec(const wire_params& p) {
-  measure::test_spec s;
+test_params to_spec(const wire_params& p) {
+  test_params s;
   s.proto = p.udp ? measure::protocol::udp : measure::protocol::tcp;
   if (p.time) s.duration = std::chrono::seconds(*p.time);
   s.bytes = static_cast<std::uint64_t>(p.num);
@@ -219,7 +219,7 @@ measure::test_spec to_spec(const wire_params& p) {
 
 }  // namespace
 
-std::string encode_params(const measure::test_spec& s, std::string_view authtoken) {
+std::string encode_params(const test_params& s, std::string_view authtoken) {
   wire_params p = from_spec(s);
   if (!authtoken.empty()) p.authtoken = std::string(authtoken);
   const std::vector<std::string> problems = find_problems(p);
@@ -238,7 +238,7 @@ std::string encode_params(const measure::test_spec& s, std::string_view authtoke
   return json;
 }
 
-measure::test_spec decode_params(std::string_view json) { return decode_client_params(json).spec; }
+test_params decode_params(std::string_view json) { return decode_client_params(json).spec; }
 
 client_params decode_client_params(std::string_view json) {
   const nlohmann::json j = detail::parse_json_object(json, max_param_json, "parameter message");

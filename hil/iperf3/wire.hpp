@@ -163,10 +163,14 @@ struct server_error {
   std::int32_t sys_errno = 0;
 };
 
-// The i_errno values our server sends (iperf3's src/iperf_api.h).
-inline constexpr std::int32_t ie_server_auth_users = 35;  // IESERVERAUTHUSERS
-inline constexpr std::int32_t ie_recv_params = 114;       // IERECVPARAMS
-inline constexpr std::int32_t ie_auth_test = 142;         // IEAUTHTEST "test authorization failed"
+// The i_errno values our server sends (iperf3's src/iperf_api.h), declared here only.
+inline constexpr std::int32_t ie_num_streams = 6;                // IENUMSTREAMS
+inline constexpr std::int32_t ie_total_rate = 27;                // IETOTALRATE
+inline constexpr std::int32_t ie_server_auth_users = 35;         // IESERVERAUTHUSERS
+inline constexpr std::int32_t ie_max_duration_exceeded = 37;     // IEMAXSERVERTESTDURATIONEXCEEDED
+inline constexpr std::int32_t ie_recv_params = 114;              // IERECVPARAMS
+inline constexpr std::int32_t ie_auth_test = 142;                // IEAUTHTEST
+inline constexpr std::int32_t ie_server_duration_expired = 160;  // IESERVERTESTDURATIONEXPIRED
 
 // Both int32 from big-endian bytes.
 [[nodiscard]] server_error decode_server_error(std::span<const std::uint8_t, 8> bytes);

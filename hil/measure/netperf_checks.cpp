@@ -40,14 +40,13 @@ verdict check_netperf_average(workload w, std::span<const double> iterations,
       stats.ci_width_percent());
   v.limit = minimum > 0 ? fmt::format(">= {:.1f} {} average, every iteration > 0", minimum, unit)
                         : "every iteration > 0 (no minimum average set in the profile)";
-  v.observed_value = stats.mean;
   if (minimum > 0) v.limit_value = minimum;
   v.limit_bound = bound::at_least;
   v.unit = unit;
   const auto zero =
       std::find_if(iterations.begin(), iterations.end(), [](double x) { return !(x > 0); });
   if (iterations.empty() || zero != iterations.end()) {
-    v.pass = false;
+    v.judge(std::nullopt);
     v.cause = iterations.empty()
                   ? std::string("no iteration ran")
                   : fmt::format(
@@ -56,7 +55,7 @@ verdict check_netperf_average(workload w, std::span<const double> iterations,
                         zero - iterations.begin() + 1, likely_cause(w));
     return v;
   }
-  v.pass = minimum <= 0 || stats.mean >= minimum;
+  v.judge(stats.mean);
   if (!v.pass) v.cause = likely_cause(w);
   return v;
 }
@@ -70,21 +69,20 @@ verdict check_loaded_latency(const latency_summary& idle, const latency_summary&
       "down)",
       loaded.p99_us / 1000, idle.p99_us / 1000, load_up_bps / 1e6, load_down_bps / 1e6);
   v.limit = fmt::format("p99 <= {:.2f} ms while the link is saturated both ways", limit_ms);
-  v.observed_value = loaded.p99_us / 1000;
   v.limit_value = limit_ms;
   v.limit_bound = bound::at_most;
   v.unit = "ms";
   if (loaded.count == 0 || idle.count == 0) {
-    v.pass = false;
+    v.judge(std::nullopt);
     v.cause = "no transaction completed";
     return v;
   }
   if (!(load_up_bps > 0) || !(load_down_bps > 0)) {
-    v.pass = false;
+    v.judge(std::nullopt);
     v.cause = "the load did not run both ways, so the latency was not measured under load";
     return v;
   }
-  v.pass = loaded.p99_us <= limit_ms * 1000;
+  v.judge(loaded.p99_us / 1000);
   if (!v.pass) {
     v.cause = fmt::format(
         "bufferbloat: {:.0f}x the idle p99 — deep transmit queues on the board or the peer "

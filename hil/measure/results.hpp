@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hil/measure/test_spec.hpp"
+#include "hil/measure/units.hpp"
 
 namespace hil::measure {
 
@@ -35,7 +36,7 @@ struct stream_interval {
 
   [[nodiscard]] double seconds() const { return end_s - start_s; }
   [[nodiscard]] double bits_per_second() const {
-    return seconds() > 0 ? static_cast<double>(bytes) * 8.0 / seconds() : 0.0;
+    return measure::bits_per_second(bytes, seconds());
   }
 };
 

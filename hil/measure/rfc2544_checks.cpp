@@ -83,7 +83,7 @@ verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
     const auto low = lowest_failing(r);
     v.observed = fmt::format("no rate with {} (lowest tried {:.0f} frames/s)",
                              loss_words(l.accepted_loss), low.value_or(0));
-    v.observed_value = 0;
+    v.judge(0.0);
     v.cause = fmt::format(
         "every trial lost frames of {} bytes, down to the slowest: the frame does not get through "
         "at all — an MTU below {} on the DUT, the peer or a switch (a jumbo frame needs jumbo "
@@ -93,11 +93,10 @@ verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
   }
   const double fps = *r.throughput_fps;
   const double percent = l.media_max_fps > 0 ? 100 * fps / l.media_max_fps : 0;
-  v.observed_value = percent;
+  v.judge(percent);
   v.observed =
       fmt::format("{:.1f} % of the media maximum: {:.0f} frames/s, {:.2f} Mbit/s of frames",
                   percent, fps, fps * l.frame_bytes * 8 / 1e6);
-  v.pass = percent >= l.min_percent;
   if (v.pass) return v;
   v.cause = fmt::format(
       "the port loses frames of {} bytes above {:.0f} frames/s, below its line rate: {}",
@@ -136,19 +135,17 @@ verdict check_frame_loss(const frame_limits& l, const loss_sweep_result& r) {
   };
   if (worst == nullptr) {
     // Settled above the floor: no step ran at it.
-    v.observed_value = 0;
+    v.judge(r.settled ? std::optional(0.0) : std::nullopt);
     v.observed = fmt::format("0 % lost at or below {:.1f} % of the media maximum ({})",
                              l.min_percent, loss_free_from());
-    v.pass = r.settled;
     if (!v.pass) v.cause = "the sweep ended before the floor: no load at or below it was measured";
     return v;
   }
   const double percent = 100 * worst->trial.outcome.loss_ratio();
-  v.observed_value = percent;
+  v.judge(percent);
   v.observed =
       fmt::format("{:.3f} % lost at {:.0f} % of the media maximum ({:.0f} frames/s; {})", percent,
                   100 * worst->load, worst->trial.outcome.offered_fps, loss_free_from());
-  v.pass = worst->trial.outcome.loss_ratio() <= l.accepted_loss;
   if (v.pass) return v;
   v.cause = fmt::format(
       "the port loses frames of {} bytes at {:.0f} % of its line rate, at or below the floor of "
@@ -165,7 +162,7 @@ verdict check_back_to_back(const back_to_back_limits& l, const burst_result& r) 
       "of the longest burst tried, {}",
       needed, l.frame_bytes, l.media_max_fps, l.line_mbps, l.min_percent, l.max_frames);
   const double average = r.average();
-  v.observed_value = average;
+  v.judge(average);
   const double slowest = r.slowest_below_line_rate();
   v.observed = fmt::format(
       "{:.0f} frames on average over {} bursts (spread {:.1f}, {:.3f} s at "
@@ -175,7 +172,6 @@ verdict check_back_to_back(const back_to_back_limits& l, const burst_result& r) 
                                 "line rate: their gaps were the sender's",
                                 slowest)
                   : "");
-  v.pass = average >= needed;
   if (v.pass) return v;
   const char* holds =
       l.path.dut_receives()
@@ -218,9 +214,9 @@ verdict check_frame_latency(const latency_limits& l, const latency_trial& t) {
         stream_loss > 0 ? " — the stream lost frames too" : "");
     return v;
   }
-  v.observed_value = median_ms;
   const bool lost = t.probes_received < t.probes_sent || t.stream.loss_ratio() > l.accepted_loss;
-  v.pass = !lost && median_ms <= l.median_ms;
+  // A lost probe or frame fails the check whatever the median: then the median decides nothing.
+  v.judge(lost ? std::nullopt : std::optional(median_ms));
   if (v.pass) return v;
   const std::string queue =
       "frames wait in a queue at this load: " + queue_causes(l.path.direction);

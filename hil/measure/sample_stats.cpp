@@ -11,6 +11,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace hil::measure {
 
@@ -68,6 +69,14 @@ void check_level(double confidence_level, const char* who) {
 }
 
 }  // namespace
+
+double median(std::span<const double> values) {
+  if (values.empty()) throw std::invalid_argument("median of no value");
+  std::vector<double> v(values.begin(), values.end());
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 double sample_stats::ci_width_percent() const {
   const double width = 2.0 * ci_half_width;

@@ -1,6 +1,7 @@
-// Statistics over repeated measurements (netperf's iterations): mean, sample standard deviation
-// and a Student-t confidence interval, in the spirit of netperf's `-I 99,5` (99 % confidence that
-// the true mean lies within ±2.5 % of the measured one, i.e. an interval 5 % of the mean wide).
+// Statistics over repeated measurements (netperf's iterations, a benchmark's runs): the median,
+// and the mean, sample standard deviation and a Student-t confidence interval, in the spirit of
+// netperf's `-I 99,5` (99 % confidence that the true mean lies within ±2.5 % of the measured one,
+// i.e. an interval 5 % of the mean wide).
 // Pure code.
 #pragma once
 
@@ -28,6 +29,10 @@ struct sample_stats {
 // Summarises values at confidence_level (0 < level < 1). Throws std::invalid_argument for an empty
 // span, a non-finite value, or a level outside (0, 1).
 sample_stats summarize_samples(std::span<const double> values, double confidence_level);
+
+// The median of values: the middle one after sorting, or the mean of the two middle ones for an
+// even count. Throws std::invalid_argument for an empty span.
+[[nodiscard]] double median(std::span<const double> values);
 
 // The two-sided Student-t critical value: t such that P(|T| <= t) = confidence_level for T with
 // dof degrees of freedom (dof >= 1), e.g. (0.95, 9) → 2.262, (0.99, 4) → 4.604. Accurate to 1e-6.

@@ -1,5 +1,7 @@
-// What one throughput test asks for, in iperf3's terms (the flags of `iperf3 -c`). Shared by the
-// client, the server (which learns it from the parameter exchange) and the reports.
+// What one throughput test asks for, whatever protocol carries it: the traffic engine, every
+// session (iperf3, iperf 2, netperf) and the reports share it. The comments name the iperf3 -c
+// flag that asks each, as a reader knows them; what only iperf3 asks (its extra flags, the
+// version it announces) is the iperf3 codec's (hil/iperf3/params.hpp, test_params).
 #pragma once
 
 #include <chrono>
@@ -27,15 +29,12 @@ struct test_spec {
   // -w past net.core.wmem_max/rmem_max on our own sockets (SO_SNDBUFFORCE/SO_RCVBUFFORCE, which
   // need CAP_NET_ADMIN; without it, capped as -w is). Not on the wire: the peer's are its own.
   bool force_window = false;
-  int mss = 0;                          // -M: TCP_MAXSEG (0 = default)
-  bool nodelay = false;                 // -N: TCP_NODELAY on data sockets
-  int tos = 0;                          // -S: IP TOS / IPv6 traffic class (DSCP << 2)
-  bool dont_fragment = false;           // UDP: IP_PMTUDISC_DO, an oversize datagram fails loudly
-  bool udp_counters_64bit = false;      // --udp-counters-64bit
-  bool get_server_output = false;       // --get-server-output: the server's output comes back
-  std::string bind_device;              // SO_BINDTODEVICE, as `ping -I eth0`
-  std::string bind_address;             // -B: local address
-  std::string client_version = "3.12";  // what we announce in the parameter exchange
+  int mss = 0;                 // -M: TCP_MAXSEG (0 = default)
+  bool nodelay = false;        // -N: TCP_NODELAY on data sockets
+  int tos = 0;                 // -S: IP TOS / IPv6 traffic class (DSCP << 2)
+  bool dont_fragment = false;  // UDP: IP_PMTUDISC_DO, an oversize datagram fails loudly
+  std::string bind_device;     // SO_BINDTODEVICE, as `ping -I eth0`
+  std::string bind_address;    // -B: local address
 
   // The block length in effect: block_len, or the protocol default.
   [[nodiscard]] std::uint32_t effective_block_len() const {

@@ -7,22 +7,26 @@
 
 namespace hil::measure {
 
+std::int64_t udp_datagrams_lost(const stream_result& s) {
+  return s.receiver.errors + std::max<std::int64_t>(0, s.sender.packets - s.receiver.packets);
+}
+
 verdict check_udp_zero_loss(int mtu, std::uint32_t payload, const stream_result& s,
                             const udp_loss_evidence* evidence) {
   verdict v;
   v.check = "UdpZeroLoss";
   const std::int64_t sent = s.sender.packets;
   const std::int64_t highest = s.receiver.packets;
-  const std::int64_t lost = s.receiver.errors + std::max<std::int64_t>(0, sent - highest);
+  const std::int64_t lost = udp_datagrams_lost(s);
   v.observed =
       fmt::format("{}/{} datagrams of {} bytes lost (receiver highest sequence {}, gaps {})", lost,
                   sent, payload, highest, s.receiver.errors);
   v.limit = "0 lost, highest sequence == sent";
-  v.observed_value = static_cast<double>(lost);
   v.limit_value = 0;
   v.limit_bound = bound::at_most;
   v.unit = "datagrams";
-  v.pass = sent > 0 && s.receiver.errors == 0 && highest == sent;
+  // Nothing sent, or a receiver above the sender's count: no loss figure was measured.
+  v.judge(sent > 0 && highest <= sent ? std::optional(static_cast<double>(lost)) : std::nullopt);
   if (v.pass) return v;
   if (sent == 0) {
     v.cause = "nothing was sent: the sender failed (see the error above)";
@@ -130,11 +134,10 @@ verdict check_tcp_throughput(const char* direction, double goodput_bps, double l
   v.check = fmt::format("TcpThroughput {}", direction);
   v.observed = fmt::format("{:.1f} Mbit/s receiver-side goodput", goodput_bps / 1e6);
   v.limit = fmt::format(">= {:.1f} Mbit/s", limit_mbps);
-  v.observed_value = goodput_bps / 1e6;
   v.limit_value = limit_mbps;
   v.limit_bound = bound::at_least;
   v.unit = "Mbit/s";
-  v.pass = goodput_bps / 1e6 >= limit_mbps;
+  v.judge(goodput_bps / 1e6);
   if (!v.pass) {
     const std::string link_cause =
         "link not negotiated at full speed (see LinkSpeed), other load on the DUT or the "
@@ -156,11 +159,11 @@ verdict check_retransmits(const std::vector<std::int64_t>& per_interval, std::in
   v.observed = fmt::format("worst interval {} retransmits ({} in {} intervals)", worst, total,
                            per_interval.size());
   v.limit = fmt::format("<= {} per interval (thresholds.tcp_retransmits_per_interval)", limit);
-  v.observed_value = static_cast<double>(worst);
   v.limit_value = static_cast<double>(limit);
   v.limit_bound = bound::at_most;
   v.unit = "retransmits per interval";
-  v.pass = !per_interval.empty() && worst >= 0 && worst <= limit;
+  v.judge(!per_interval.empty() && worst >= 0 ? std::optional(static_cast<double>(worst))
+                                              : std::nullopt);
   if (!v.pass) {
     v.cause = per_interval.empty() || worst < 0
                   ? "no TCP_INFO retransmit counts were sampled"
@@ -177,7 +180,7 @@ double receiver_goodput_bps(const test_result& r, bool local_sends) {
     bytes += s.receiver.bytes;
     seconds = std::max(seconds, s.receiver.seconds);
   }
-  return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
+  return bits_per_second(bytes, seconds);
 }
 
 double ideal_datagrams(std::uint64_t bits_per_second, double seconds, std::uint32_t payload) {

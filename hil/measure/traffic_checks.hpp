@@ -22,6 +22,12 @@ struct udp_loss_evidence {
   int peer_buffer_bytes = 0;  // the receive buffer asked of the peer (-w); 0 none
 };
 
+// A UDP stream's datagrams lost, the one meaning of "lost" in a UDP tier's verdict and record:
+// the receiver's sequence gaps plus every datagram sent above the highest sequence it received
+// (lost at the tail, which a receiver cannot see). 0 exactly when the receiver counted no gap and
+// its highest sequence is at least the datagrams sent.
+[[nodiscard]] std::int64_t udp_datagrams_lost(const stream_result& s);
+
 // UdpZeroLoss: the receiver lost nothing and its highest sequence equals the datagrams sent
 // (stricter than iperf3's own summary, which cannot see losses after the last datagram received).
 // With evidence (the DUT sent), a loss is placed: on the board when its counters show drops or

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "hil/measure/units.hpp"
+
 namespace hil::measure {
 namespace {
 
@@ -47,10 +49,10 @@ double information_rate_mbps(const y1564_limits& l, const y1564_step& s) {
   const double window = s.trial.probe_window.count() > 0
                             ? std::chrono::duration<double>(s.trial.probe_window).count()
                             : t;
-  const double bits = 8.0 * l.frame_bytes;
+  const double frame = l.frame_bytes;
   const auto stream = std::min(s.trial.stream.sent, s.trial.stream.received);
-  return (static_cast<double>(stream) * bits / t +
-          std::max(s.trial.probes_received, 0) * bits / window) /
+  return (bits_per_second(static_cast<double>(stream) * frame, t) +
+          bits_per_second(std::max(s.trial.probes_received, 0) * frame, window)) /
          1e6;
 }
 
@@ -140,8 +142,8 @@ verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps)
                               : std::string("the first step failed"));
   v.observed =
       steps.empty() ? "no step ran" : fmt::format("{} ({})", reach, fmt::join(lines, "; "));
-  v.observed_value = passed_up_to;
-  v.pass = all;
+  // The steps rise (profile validation): every step passed exactly when the highest did.
+  v.judge(steps.empty() ? std::nullopt : std::optional(passed_up_to));
   if (steps.empty()) v.cause = "no step ran: the profile's y1564.steps is empty";
   return v;
 }

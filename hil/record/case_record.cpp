@@ -34,21 +34,7 @@ std::string_view kind_name(const figures& f) {
 }
 
 std::optional<double> verdict_record::margin() const {
-  if (!observed_value || !limit_value) return std::nullopt;
-  switch (bound) {
-    case measure::bound::at_least:
-      return *observed_value - *limit_value;
-    case measure::bound::at_most:
-      return *limit_value - *observed_value;
-    case measure::bound::none:
-      break;
-  }
-  return std::nullopt;
-}
-
-verdict_record to_verdict_record(const measure::verdict& v) {
-  return verdict_record{v.pass,           v.check,       v.observed, v.limit,      v.cause,
-                        v.observed_value, v.limit_value, v.unit,     v.limit_bound};
+  return measure::margin_of(observed_value, limit_value, bound);
 }
 
 int case_record::attempt_count() const {

@@ -118,9 +118,6 @@ struct verdict_record {
   [[nodiscard]] std::optional<double> margin() const;
 };
 
-// The recorded form of v.
-[[nodiscard]] verdict_record to_verdict_record(const measure::verdict& v);
-
 struct case_record {
   int schema = schema_version;   // as read; records made here are always schema_version
   std::size_t line = 0;          // 1-based line in the file it was read from; 0 when made here

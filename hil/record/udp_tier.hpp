@@ -12,8 +12,10 @@ struct udp_tier_figures {
   std::int64_t payload_bytes = 0;              // UDP payload per datagram (iperf3's -l)
   std::int64_t datagrams_sent = 0;             // the sender's count
   std::int64_t highest_sequence_received = 0;  // the receiver's highest sequence number
-  std::int64_t lost = 0;                       // gaps the receiver counted
-  double jitter_ms = 0;                        // the receiver's RFC 3550 jitter
+  // Datagrams lost: the receiver's gaps plus those sent above its highest sequence
+  // (measure::udp_datagrams_lost), the figure the UdpZeroLoss verdict holds to 0.
+  std::int64_t lost = 0;
+  double jitter_ms = 0;  // the receiver's RFC 3550 jitter
 };
 
 }  // namespace hil::record

@@ -12,22 +12,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hil/measure/sample_stats.hpp"
 #include "hil/record/headline.hpp"
 #include "hil/record/record_json.hpp"
 #include "hil/sys/json_depth.hpp"
 
 namespace hil::report {
 namespace fs = std::filesystem;
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-}  // namespace
-
 std::vector<metric_value> run_metrics(const std::vector<record::case_record>& records) {
   std::vector<metric_value> out;
   double extra_attempts = 0;
@@ -110,7 +101,7 @@ std::vector<metric_change> compare_with_history(const std::vector<metric_value>&
       }
     }
     if (earlier.empty()) continue;
-    metric_change c{m, median(earlier), earlier.size(), 0, false};
+    metric_change c{m, measure::median(earlier), earlier.size(), 0, false};
     if (c.baseline != 0) c.change_percent = (m.value - c.baseline) / std::fabs(c.baseline) * 100;
     const double worse = m.higher_is_better ? -c.change_percent : c.change_percent;
     c.regression = m.judged && worse > tolerance_percent;

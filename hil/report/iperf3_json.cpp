@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "hil/measure/units.hpp"
 #include "hil/sys/json_depth.hpp"
 
 namespace hil::report {
@@ -30,13 +31,6 @@ using nlohmann::json;
 
 // ---------------------------------------------------------------------------------------------
 // Shared arithmetic
-
-// Payload bits per second; 0 when no time elapsed (never inf or nan in the output).
-double rate_bps(double bytes, double seconds) { return seconds > 0 ? bytes * 8.0 / seconds : 0.0; }
-
-double rate_bps(std::uint64_t bytes, double seconds) {
-  return rate_bps(static_cast<double>(bytes), seconds);
-}
 
 // 100 * part / total; 0 when total is 0 (iperf3 "arbitrarily" reports 0% then).
 double percent(std::int64_t part, std::int64_t total) {
@@ -180,7 +174,7 @@ json interval_sum_json(const std::vector<const stream_interval*>& group,
          {"end", timing.end_s},
          {"seconds", timing.seconds()},
          {"bytes", bytes},
-         {"bits_per_second", rate_bps(bytes, timing.seconds())}};
+         {"bits_per_second", measure::bits_per_second(bytes, timing.seconds())}};
   if (proto == protocol::tcp && sender) {
     j["retransmits"] = retransmits;
   } else if (proto == protocol::udp && sender) {
@@ -233,7 +227,7 @@ json end_tcp_stream_json(const stream_result& s, int socket) {
             {"end", snd.seconds},
             {"seconds", snd.seconds},
             {"bytes", snd.bytes},
-            {"bits_per_second", rate_bps(snd.bytes, snd.seconds)},
+            {"bits_per_second", measure::bits_per_second(snd.bytes, snd.seconds)},
             {"retransmits", snd.retransmits},
             {"max_snd_cwnd", snd.max_snd_cwnd_bytes},
             {"max_snd_wnd", snd.max_snd_wnd_bytes},
@@ -247,7 +241,7 @@ json end_tcp_stream_json(const stream_result& s, int socket) {
             {"end", rcv.seconds},
             {"seconds", local_seconds},  // iperf3 puts the local end's duration here
             {"bytes", rcv.bytes},
-            {"bits_per_second", rate_bps(rcv.bytes, rcv.seconds)},
+            {"bits_per_second", measure::bits_per_second(rcv.bytes, rcv.seconds)},
             {"sender", s.local_sends}}}};
 }
 
@@ -262,7 +256,7 @@ json end_udp_stream_json(const stream_result& s, int socket) {
             {"end", snd.seconds},
             {"seconds", snd.seconds},
             {"bytes", snd.bytes},
-            {"bits_per_second", rate_bps(snd.bytes, snd.seconds)},
+            {"bits_per_second", measure::bits_per_second(snd.bytes, snd.seconds)},
             {"jitter_ms", rcv.jitter_s * 1000.0},
             {"lost_packets", rcv.errors},
             {"packets", packets},
@@ -283,31 +277,34 @@ void add_end_sums(json& end, const direction_totals& t, protocol proto, bool suf
   const double ss = t.sender_seconds;
   const double rs = t.receiver_seconds;
   if (proto == protocol::tcp) {
-    end[sum_key("sum_sent", suffixed)] = {{"start", 0},
-                                          {"end", ss},
-                                          {"seconds", ss},
-                                          {"bytes", t.sent_bytes},
-                                          {"bits_per_second", rate_bps(t.sent_bytes, ss)},
-                                          {"retransmits", t.retransmits},
-                                          {"sender", t.local_sends}};
-    end[sum_key("sum_received", suffixed)] = {{"start", 0},
-                                              {"end", rs},
-                                              {"seconds", rs},
-                                              {"bytes", t.received_bytes},
-                                              {"bits_per_second", rate_bps(t.received_bytes, rs)},
-                                              {"sender", t.local_sends}};
+    end[sum_key("sum_sent", suffixed)] = {
+        {"start", 0},
+        {"end", ss},
+        {"seconds", ss},
+        {"bytes", t.sent_bytes},
+        {"bits_per_second", measure::bits_per_second(t.sent_bytes, ss)},
+        {"retransmits", t.retransmits},
+        {"sender", t.local_sends}};
+    end[sum_key("sum_received", suffixed)] = {
+        {"start", 0},
+        {"end", rs},
+        {"seconds", rs},
+        {"bytes", t.received_bytes},
+        {"bits_per_second", measure::bits_per_second(t.received_bytes, rs)},
+        {"sender", t.local_sends}};
     return;
   }
   const double lost_percent = percent(t.lost_packets, t.packets);
   // The legacy "sum": receiver time, sender bytes and rate, receiver loss (as iperf3 mixes them).
   end[sum_key("sum", suffixed)] =
-      udp_sum_json(rs, t.sent_bytes, rate_bps(t.sent_bytes, ss), t.jitter_ms, t.lost_packets,
-                   t.packets, lost_percent, t.local_sends);
-  end[sum_key("sum_sent", suffixed)] = udp_sum_json(ss, t.sent_bytes, rate_bps(t.sent_bytes, ss),
-                                                    0.0, 0, t.sender_packets, 0.0, true);
+      udp_sum_json(rs, t.sent_bytes, measure::bits_per_second(t.sent_bytes, ss), t.jitter_ms,
+                   t.lost_packets, t.packets, lost_percent, t.local_sends);
+  end[sum_key("sum_sent", suffixed)] =
+      udp_sum_json(ss, t.sent_bytes, measure::bits_per_second(t.sent_bytes, ss), 0.0, 0,
+                   t.sender_packets, 0.0, true);
   end[sum_key("sum_received", suffixed)] =
-      udp_sum_json(rs, t.received_bytes, rate_bps(t.received_bytes, rs), t.jitter_ms,
-                   t.lost_packets, t.receiver_packets, lost_percent, false);
+      udp_sum_json(rs, t.received_bytes, measure::bits_per_second(t.received_bytes, rs),
+                   t.jitter_ms, t.lost_packets, t.receiver_packets, lost_percent, false);
 }
 
 json end_json(const test_result& r) {

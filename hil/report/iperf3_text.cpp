@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "hil/measure/units.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/json_depth.hpp"
 
@@ -35,11 +36,6 @@ constexpr std::string_view k_bw_udp_sender = "[{}]{} {:6.2f}-{:<6.2f} sec  {}  {
 constexpr std::string_view k_outoforder =
     "[SUM]{} {:4.1f}-{:4.1f} sec  {} datagrams received out-of-order\n";
 constexpr std::string_view k_sum = "SUM";
-
-// Payload bits per second; 0 when no time elapsed.
-double rate_bps(std::uint64_t bytes, double seconds) {
-  return seconds > 0 ? static_cast<double>(bytes) * 8.0 / seconds : 0.0;
-}
 
 double percent(std::int64_t part, std::int64_t total) {
   return total > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(total) : 0.0;
@@ -95,7 +91,7 @@ std::string interval_line(const interval_totals& t, std::string_view label, prot
                           const text_layout& layout) {
   const std::string role = role_tag(layout, t.sender);
   const std::string bytes = transfer(t.bytes);
-  const std::string rate = format_bitrate(rate_bps(t.bytes, t.seconds));
+  const std::string rate = format_bitrate(measure::bits_per_second(t.bytes, t.seconds));
   const std::string_view omitted = t.omitted ? "(omitted)" : "";
   if (proto == protocol::tcp && t.sender && t.retransmits >= 0 && label != k_sum) {
     return fmt::format(
@@ -169,7 +165,7 @@ std::string summary_header(const measure::test_result& r) {
 // A sender line with its retransmits when they are known.
 std::string tcp_sender_line(std::string_view label, const std::string& role, double seconds,
                             std::uint64_t bytes, std::int64_t retransmits) {
-  const std::string rate = format_bitrate(rate_bps(bytes, seconds));
+  const std::string rate = format_bitrate(measure::bits_per_second(bytes, seconds));
   if (retransmits < 0) {
     return fmt::format(k_bw, label, role, 0.0, seconds, transfer(bytes), rate, "sender");
   }
@@ -180,15 +176,15 @@ std::string tcp_sender_line(std::string_view label, const std::string& role, dou
 std::string receiver_line(std::string_view label, const std::string& role, double seconds,
                           std::uint64_t bytes) {
   return fmt::format(k_bw, label, role, 0.0, seconds, transfer(bytes),
-                     format_bitrate(rate_bps(bytes, seconds)), "receiver");
+                     format_bitrate(measure::bits_per_second(bytes, seconds)), "receiver");
 }
 
 std::string udp_line(std::string_view label, const std::string& role, double seconds,
                      std::uint64_t bytes, double jitter_ms, std::int64_t lost, std::int64_t packets,
                      double lost_percent, std::string_view side) {
   return fmt::format(k_bw_udp, label, role, 0.0, seconds, transfer(bytes),
-                     format_bitrate(rate_bps(bytes, seconds)), jitter_ms, lost, packets,
-                     lost_percent, side);
+                     format_bitrate(measure::bits_per_second(bytes, seconds)), jitter_ms, lost,
+                     packets, lost_percent, side);
 }
 
 std::string stream_summary(const stream_result& s, protocol proto, std::string_view label,

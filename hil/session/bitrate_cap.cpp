@@ -1,5 +1,7 @@
 #include "hil/session/bitrate_cap.hpp"
 
+#include "hil/measure/units.hpp"
+
 namespace hil::session {
 
 bitrate_cap::bitrate_cap(std::uint64_t limit_bps, std::chrono::seconds window,
@@ -20,8 +22,8 @@ std::optional<double> bitrate_cap::exceeded(clock::time_point now, std::uint64_t
   const auto seconds = static_cast<std::size_t>(window_.count());
   while (marks_.size() > seconds + 1) marks_.pop_front();
   if (!marked || marks_.size() < seconds + 1) return std::nullopt;
-  const double bits = static_cast<double>(marks_.back().bytes - marks_.front().bytes) * 8;
-  const double average = bits / static_cast<double>(window_.count());
+  const double average = measure::bits_per_second(marks_.back().bytes - marks_.front().bytes,
+                                                  static_cast<double>(window_.count()));
   if (average > static_cast<double>(limit_)) return average;
   return std::nullopt;
 }

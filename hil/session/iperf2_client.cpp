@@ -44,7 +44,7 @@ constexpr auto close_wait = 10s;
   throw std::system_error(std::make_error_code(code), message);
 }
 
-void refuse_what_iperf2_cannot_carry(const measure::test_spec& s) {
+void refuse_what_iperf2_cannot_carry(const iperf3::test_params& s) {
   std::vector<std::string> no;
   if (s.omit.count() > 0) no.emplace_back("-O (iperf 2 has no omit period)");
   if (s.blocks > 0) no.emplace_back("-k (its header carries no block count)");
@@ -203,7 +203,7 @@ class iperf2_session {
   }
 
   measure::test_result run() {
-    refuse_what_iperf2_cannot_carry(spec_);
+    refuse_what_iperf2_cannot_carry(o_.spec);
     const bool udp = spec_.proto == measure::protocol::udp;
     auto header = iperf2::make_header(udp, spec_.parallel, o_.port, spec_.duration, spec_.bytes,
                                       udp ? spec_.effective_bitrate() : 0, way_);

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "hil/measure/units.hpp"
 #include "hil/session/iperf2_datagrams.hpp"
 #include "hil/traffic/stream_edges.hpp"
 
@@ -199,7 +200,7 @@ std::string iperf2_turnaround::summary() const {
   std::string line = r.spec.bidirectional ? "--full-duplex" : "-R";
   for (const auto& st : r.streams) {
     const auto& t = st.local_sends ? st.sender : st.receiver;
-    const double mbps = t.seconds > 0 ? static_cast<double>(t.bytes) * 8 / t.seconds / 1e6 : 0;
+    const double mbps = measure::bits_per_second(t.bytes, t.seconds) / 1e6;
     line += fmt::format(", {} {} bytes in {:.2f} s ({:.1f} Mbit/s)",
                         st.local_sends ? "sent" : "received", t.bytes, t.seconds, mbps);
     if (s_.udp && st.local_sends) line += fmt::format(" in {} datagrams", t.packets);

@@ -18,15 +18,16 @@
 #include <optional>
 #include <string>
 
+#include "hil/iperf3/params.hpp"
 #include "hil/measure/results.hpp"
 #include "hil/session/client_auth.hpp"
 
 namespace hil::session {
 
 struct client_options {
-  std::string host;           // the server (-c)
-  std::uint16_t port = 5201;  // -p
-  measure::test_spec spec;
+  std::string host;                                   // the server (-c)
+  std::uint16_t port = 5201;                          // -p
+  iperf3::test_params spec;                           // the test and iperf3's own flags
   std::optional<client_auth> auth;                    // credentials for a server that requires them
   std::chrono::milliseconds connect_timeout{10'000};  // per connect attempt
   std::chrono::milliseconds refused_retry{3'000};     // keep retrying ECONNREFUSED this long

@@ -11,6 +11,7 @@
 #include "hil/iperf3/exchange.hpp"
 #include "hil/iperf3/extension.hpp"
 #include "hil/iperf3/params.hpp"
+#include "hil/measure/units.hpp"
 #include "hil/session/bitrate_cap.hpp"
 #include "hil/session/control_channel.hpp"
 #include "hil/session/endpoints.hpp"
@@ -46,7 +47,7 @@ std::string summary(const measure::test_result& r) {
     bytes += s.receiver.bytes;
     seconds = std::max(seconds, s.receiver.seconds);
   }
-  const double mbps = seconds > 0 ? static_cast<double>(bytes) * 8 / seconds / 1e6 : 0;
+  const double mbps = measure::bits_per_second(bytes, seconds) / 1e6;
   const auto& sp = r.spec;
   return fmt::format(
       "{} {} stream(s) {}, {:.1f} s, {} bytes received at {:.1f} Mbit/s",
@@ -58,12 +59,6 @@ std::string summary(const measure::test_result& r) {
 // iperf3's MAX_TIME: no test, timed or untimed, runs longer than this (plus omit and the guard).
 constexpr std::chrono::seconds longest_test{86400};
 
-// iperf3's i_errno values for the server's caps (src/iperf_api.h).
-constexpr std::int32_t ie_num_streams = 6;                // IENUMSTREAMS
-constexpr std::int32_t ie_total_rate = 27;                // IETOTALRATE
-constexpr std::int32_t ie_max_duration_exceeded = 37;     // IEMAXSERVERTESTDURATIONEXCEEDED
-constexpr std::int32_t ie_server_duration_expired = 160;  // IESERVERTESTDURATIONEXPIRED
-
 // A cap of o that spec asks more than: the error to send and the reason to log.
 struct cap_refusal {
   iperf3::server_error error;
@@ -74,13 +69,13 @@ std::optional<cap_refusal> over_cap(const measure::test_spec& spec, const server
   const auto streams = static_cast<std::int64_t>(spec.parallel) * ways;
   if (streams > o.max_streams) {
     return cap_refusal{
-        {ie_num_streams, 0},
+        {iperf3::ie_num_streams, 0},
         fmt::format("{} streams asked, more than --max-streams {}", streams, o.max_streams)};
   }
   const bool untimed = spec.bytes != 0 || spec.blocks != 0;
   if (o.max_duration.count() > 0 && (untimed || spec.duration + spec.omit > o.max_duration)) {
     return cap_refusal{
-        {ie_max_duration_exceeded, 0},
+        {iperf3::ie_max_duration_exceeded, 0},
         untimed ? fmt::format("an untimed test (-n/-k) under --server-max-duration {} s",
                               o.max_duration.count())
                 : fmt::format("{} s (-t + -O) asked, more than --server-max-duration {} s",
@@ -89,7 +84,7 @@ std::optional<cap_refusal> over_cap(const measure::test_spec& spec, const server
   const double asked =
       static_cast<double>(spec.effective_bitrate()) * static_cast<double>(spec.parallel) * ways;
   if (o.bitrate_limit > 0 && asked > static_cast<double>(o.bitrate_limit)) {
-    return cap_refusal{{ie_total_rate, 0},
+    return cap_refusal{{iperf3::ie_total_rate, 0},
                        fmt::format("{:.0f} bit/s asked (-b × -P{}), more than "
                                    "--server-bitrate-limit {} bit/s",
                                    asked, ways == 2 ? " × 2 both ways" : "", o.bitrate_limit)};
@@ -134,7 +129,7 @@ class test_session : public std::enable_shared_from_this<test_session> {
   }
 
  private:
-  awaitable<void> create_streams(const measure::test_spec& spec, traffic::test_run& run);
+  awaitable<void> create_streams(const iperf3::test_params& spec, traffic::test_run& run);
   // Each within the one deadline of stream creation (streams_deadline_), which nothing restarts.
   awaitable<sys::unique_fd> accept_tcp_stream();
   awaitable<sys::unique_fd> accept_udp_stream(const measure::test_spec& spec,
@@ -308,7 +303,7 @@ awaitable<void> test_session::run() {
     co_return;
   }
   co_await ctl_.write_state(iperf3::state::param_exchange);
-  measure::test_spec spec;
+  iperf3::test_params spec;
   std::optional<iperf3::extension_request> extension;
   std::optional<std::string> authtoken;
   try {
@@ -459,7 +454,7 @@ awaitable<T> test_session::while_silent(awaitable<T> op, std::string what) {
   co_return std::move(*out.value);
 }
 
-awaitable<void> test_session::create_streams(const measure::test_spec& spec,
+awaitable<void> test_session::create_streams(const iperf3::test_params& spec,
                                              traffic::test_run& run) {
   std::optional<udp::socket> listener;
   if (spec.proto == measure::protocol::udp) listener.emplace(udp_listener());
@@ -546,7 +541,7 @@ awaitable<void> test_session::run_test(traffic::test_run& run) {
     const auto now = clock::now();
     if (cap) {
       if (const auto average = cap->exceeded(now, now_moved)) {
-        send_server_error({ie_total_rate, 0});
+        send_server_error({iperf3::ie_total_rate, 0});
         throw ended_by_server(
             std::make_error_code(std::errc::operation_not_permitted),
             fmt::format("{:.0f} bit/s averaged over {} s, more than --server-bitrate-limit {} "
@@ -634,7 +629,7 @@ awaitable<void> test_session::await_test_end(clock::time_point guard, clock::tim
   for (;;) {
     const auto now = clock::now();
     if (now >= guard) {
-      send_server_error({ie_server_duration_expired, 0});  // iperf3 3.21's words for it
+      send_server_error({iperf3::ie_server_duration_expired, 0});  // iperf3 3.21's words for it
       throw ended_by_server(std::make_error_code(std::errc::timed_out),
                             "the test ran past its duration plus the guard time");
     }

@@ -105,7 +105,7 @@ measure::stream_endpoint describe_stream(int fd, int id) {
   return e;
 }
 
-traffic::flow_config flow_config_for(const measure::test_spec& spec, int id,
+traffic::flow_config flow_config_for(const iperf3::test_params& spec, int id,
                                      traffic::flow_role role, std::uint64_t payload_seed) {
   traffic::flow_config c;
   c.id = id;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <string>
 
+#include "hil/iperf3/params.hpp"
 #include "hil/measure/results.hpp"
 #include "hil/sys/unique_fd.hpp"
 #include "hil/traffic/flow.hpp"
@@ -37,7 +38,7 @@ measure::stream_endpoint describe_stream(int fd, int id);
 
 // The flow a stream runs: its role, block length, rate (senders), -n/-k share, and its payload
 // from payload_seed + id (the test's seed, test_result::payload_seed).
-traffic::flow_config flow_config_for(const measure::test_spec& spec, int id,
+traffic::flow_config flow_config_for(const iperf3::test_params& spec, int id,
                                      traffic::flow_role role, std::uint64_t payload_seed);
 
 // A fresh seed for a test's payloads, from std::random_device.

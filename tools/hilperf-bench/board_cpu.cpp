@@ -16,8 +16,10 @@
 
 #include "board_port.hpp"
 #include "hil/bench/sim_bench.hpp"
+#include "hil/measure/sample_stats.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/sys/cpu_cgroup.hpp"
 #include "hil/sys/process.hpp"
 #include "interrupt.hpp"
@@ -133,12 +135,6 @@ std::vector<figure> figures(int seconds) {
   };
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // The CPUs this process may use, split between the two ends: the first for the DUT side, the
 // rest for the peer, so neither end's work takes the other's CPU as on two hosts. Empty lists
 // (both ends anywhere) when there is only one.
@@ -197,7 +193,7 @@ class board_run {
                                   l_.dut_netns,
                                   t.client,
                                   "-c",
-                                  l_.peer_ipv4.substr(0, l_.peer_ipv4.find('/')),
+                                  sys::without_prefix(l_.peer_ipv4),
                                   "-p",
                                   std::to_string(first_port + static_cast<int>(i)),
                                   "-J"};
@@ -309,7 +305,7 @@ void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_o
       }
       const auto medians = [](const std::vector<std::vector<double>>& v) {
         std::vector<double> m;
-        for (const auto& x : v) m.push_back(median(x));
+        for (const auto& x : v) m.push_back(measure::median(x));
         return m;
       };
       print_row(f, medians(values), out);

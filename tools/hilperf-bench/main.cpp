@@ -28,6 +28,7 @@
 #include "hil/measure/pacing.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/sys/install_paths.hpp"
 #include "interrupt.hpp"
 
@@ -63,7 +64,7 @@ class runner {
                                   l_.dut_netns,
                                   t_.client,
                                   "-c",
-                                  l_.peer_ipv4.substr(0, l_.peer_ipv4.find('/')),
+                                  hil::sys::without_prefix(l_.peer_ipv4),
                                   "-J"};
     argv.insert(argv.end(), t_.flags.begin(), t_.flags.end());
     argv.insert(argv.end(), args.begin(), args.end());

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "hil/measure/sample_stats.hpp"
+
 namespace hil::rr_bench_tool {
 namespace {
 
@@ -71,11 +73,10 @@ spread spread_of(std::vector<double> values) {
   spread s;
   s.n = values.size();
   if (values.empty()) return s;
-  std::sort(values.begin(), values.end());
-  const std::size_t mid = values.size() / 2;
-  s.median = values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-  s.min = values.front();
-  s.max = values.back();
+  s.median = measure::median(values);
+  const auto [min, max] = std::minmax_element(values.begin(), values.end());
+  s.min = *min;
+  s.max = *max;
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/sys/process.hpp"
 
 namespace hil::rr_bench_tool {
@@ -121,7 +122,7 @@ rr_runner::rr_runner(hil::bench::sim_layout l, tool_paths paths, pinning pin, in
       paths_(std::move(paths)),
       pin_(pin),
       seconds_(seconds),
-      peer_address_(layout_.peer_ipv4.substr(0, layout_.peer_ipv4.find('/'))) {}
+      peer_address_(sys::without_prefix(layout_.peer_ipv4)) {}
 
 std::vector<std::string> rr_runner::in_netns(const std::string& ns, bool server,
                                              std::vector<std::string> argv) const {

@@ -15,6 +15,7 @@
 
 #include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/sys/text_file.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
@@ -54,7 +55,7 @@ inline const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
 // The peer's IPv4 or IPv6 address, without its prefix length.
 inline std::string peer_address(bool ipv6) {
   const std::string cidr = ipv6 ? bench().peer_ipv6 : bench().peer_ipv4;
-  return cidr.substr(0, cidr.find('/'));
+  return hil::sys::without_prefix(cidr);
 }
 
 // Starts a server in the peer namespace and waits until it listens.

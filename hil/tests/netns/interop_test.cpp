@@ -20,6 +20,7 @@
 #include <tuple>
 #include <vector>
 
+#include "hil/iperf3/params.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
@@ -57,8 +58,8 @@ bool before_317(const std::string& stock) { return stock == "iperf3"; }
 
 void PrintTo(const interop_case& c, std::ostream* os) { *os << c.name; }
 
-hil::measure::test_spec spec_of(const interop_case& c) {
-  hil::measure::test_spec s;
+hil::iperf3::test_params spec_of(const interop_case& c) {
+  hil::iperf3::test_params s;
   s.proto = c.proto;
   s.duration = c.omit ? 3s : 2s;
   s.bytes = c.bytes;

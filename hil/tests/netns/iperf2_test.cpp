@@ -17,6 +17,7 @@
 #include "hil/session/iperf2_server.hpp"
 #include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/sys/process.hpp"
 #include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/test_bench.hpp"
@@ -35,7 +36,7 @@ const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
 
 std::string peer_address(bool ipv6) {
   const std::string cidr = ipv6 ? bench().peer_ipv6 : bench().peer_ipv4;
-  return cidr.substr(0, cidr.find('/'));
+  return hil::sys::without_prefix(cidr);
 }
 
 std::vector<std::string> in_peer(std::vector<std::string> argv) {
@@ -316,9 +317,7 @@ struct our_iperf2_server {
     const std::lock_guard lock(mutex);
     return lines;
   }
-  static std::string dut_address() {
-    return bench().dut_ipv4.substr(0, bench().dut_ipv4.find('/'));
-  }
+  static std::string dut_address() { return hil::sys::without_prefix(bench().dut_ipv4); }
   std::mutex mutex;
   std::string lines;
   std::unique_ptr<hil::session::iperf2_server> server;

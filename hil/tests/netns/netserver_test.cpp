@@ -23,6 +23,7 @@
 
 #include "hil/session/netserver_client.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
@@ -38,7 +39,7 @@ const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
 
 std::string peer_address(bool ipv6 = false) {
   const std::string cidr = ipv6 ? bench().peer_ipv6 : bench().peer_ipv4;
-  return cidr.substr(0, cidr.find('/'));
+  return hil::sys::without_prefix(cidr);
 }
 
 bool executable(const std::filesystem::path& p) {

@@ -22,6 +22,7 @@
 
 #include "hil/session/workload_client.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
@@ -34,7 +35,7 @@ constexpr std::uint16_t port = 5201;
 
 const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
 
-std::string peer_address() { return bench().peer_ipv4.substr(0, bench().peer_ipv4.find('/')); }
+std::string peer_address() { return hil::sys::without_prefix(bench().peer_ipv4); }
 
 // hilperf-peer in the peer namespace, at most `files` descriptors open (0: no limit of ours),
 // with `flags` added to its command line.

@@ -32,6 +32,7 @@
 #include "hil/measure/rfc2544_search.hpp"
 #include "hil/session/frame_trial.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
 namespace {
@@ -41,7 +42,7 @@ constexpr std::uint16_t port = 5201;
 constexpr int largest_frame = 1518;  // the bench's MTU 1500
 
 const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
-std::string peer_address() { return bench().peer_ipv4.substr(0, bench().peer_ipv4.find('/')); }
+std::string peer_address() { return hil::sys::without_prefix(bench().peer_ipv4); }
 
 std::unique_ptr<hil::sys::child_process> start_peer() {
   auto peer = std::make_unique<hil::sys::child_process>(

@@ -24,6 +24,7 @@
 #include "hil/iperf3/params.hpp"
 #include "hil/iperf3/wire.hpp"
 #include "hil/session/iperf3_server.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
@@ -37,7 +38,7 @@ using asio::ip::udp;
 using clock_type = std::chrono::steady_clock;
 
 const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
-std::string without_prefix(const std::string& cidr) { return cidr.substr(0, cidr.find('/')); }
+std::string without_prefix(const std::string& cidr) { return hil::sys::without_prefix(cidr); }
 
 // The server in this process, its log kept.
 struct our_server {

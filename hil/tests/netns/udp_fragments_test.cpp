@@ -10,6 +10,7 @@
 
 #include "hil/session/iperf3_client.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
 namespace {
@@ -24,7 +25,7 @@ TEST(UdpFragments, UnpacedDatagramsLargerThanTheMtuGoOutInFragmentsAsIperf3s) {
                                   "--forceflush", "-p", std::to_string(port)});
   ASSERT_TRUE(server.wait_for_output("Server listening on", 10s)) << server.output();
   hil::session::client_options o;
-  o.host = bench().peer_ipv4.substr(0, bench().peer_ipv4.find('/'));
+  o.host = hil::sys::without_prefix(bench().peer_ipv4);
   o.port = port;
   o.spec.proto = hil::measure::protocol::udp;
   o.spec.block_len = 2972;  // two fragments on the DUT's port (MTU 1500)

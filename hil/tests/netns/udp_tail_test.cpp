@@ -28,6 +28,7 @@
 #include "hil/measure/frames.hpp"
 #include "hil/session/frame_trial.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/sys/process.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
@@ -86,7 +87,7 @@ constexpr std::uint64_t frames = 40;
 
 hil::session::frame_trial_options burst_options() {
   hil::session::frame_trial_options o;
-  o.base.host = bench().peer_ipv4.substr(0, bench().peer_ipv4.find('/'));
+  o.base.host = hil::sys::without_prefix(bench().peer_ipv4);
   o.base.port = port;
   o.frame_bytes = frame;
   return o;

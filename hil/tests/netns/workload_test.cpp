@@ -14,6 +14,7 @@
 #include "hil/session/iperf3_client.hpp"
 #include "hil/session/workload_client.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/cidr.hpp"
 #include "hil/tests/netns/test_bench.hpp"
 
 namespace {
@@ -29,7 +30,7 @@ const hil::bench::sim_layout& bench() { return hil::test::run_layout(); }
 
 std::string peer_address(bool ipv6 = false) {
   const std::string cidr = ipv6 ? bench().peer_ipv6 : bench().peer_ipv4;
-  return cidr.substr(0, cidr.find('/'));
+  return hil::sys::without_prefix(cidr);
 }
 
 // A server in the peer namespace, listening when this returns.

@@ -18,7 +18,7 @@
 namespace {
 
 using hil::measure::protocol;
-using hil::measure::test_spec;
+using test_spec = hil::iperf3::test_params;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using namespace hil::iperf3;
