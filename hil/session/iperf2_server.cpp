@@ -17,6 +17,7 @@
 
 #include "hil/iperf2/wire.hpp"
 #include "hil/measure/udp_stats.hpp"
+#include "hil/measure/units.hpp"
 #include "hil/session/iperf2_turnaround.hpp"
 #include "hil/session/listener.hpp"
 #include "hil/sys/error.hpp"
@@ -210,7 +211,7 @@ struct iperf2_server_impl {
       r.error =
           fmt::format("cut off after {} s without the client's end", seconds_between(t0, end));
     log(fmt::format("TCP from {}: {} bytes in {:.2f} s ({:.1f} Mbit/s){}", who, bytes,
-                    s.receiver.seconds, static_cast<double>(bytes) * 8 / s.receiver.seconds / 1e6,
+                    s.receiver.seconds, measure::bits_per_second(bytes, s.receiver.seconds) / 1e6,
                     cut ? ", cut off" : ""));
     done(r);
   }

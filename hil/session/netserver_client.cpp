@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "hil/iperf3/wire.hpp"
+#include "hil/measure/units.hpp"
 #include "hil/netperf/omni.hpp"
 #include "hil/session/control_channel.hpp"
 #include "hil/session/control_connect.hpp"
@@ -403,9 +404,9 @@ double netserver_result::throughput_mbps() const {
   switch (kind) {
     case workload::tcp_stream:
     case workload::udp_stream:
-      return static_cast<double>(remote_bytes_received) * 8 / 1e6 / seconds;
+      return measure::bits_per_second(remote_bytes_received, seconds) / 1e6;
     case workload::tcp_maerts:
-      return static_cast<double>(local_bytes_received) * 8 / 1e6 / seconds;
+      return measure::bits_per_second(local_bytes_received, seconds) / 1e6;
     default:
       return 0;
   }

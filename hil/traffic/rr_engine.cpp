@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "hil/measure/cpu_meter.hpp"
+#include "hil/measure/units.hpp"
 #include "hil/sys/error.hpp"
 #include "hil/traffic/socket_options.hpp"
 #include "hil/traffic/workloads.hpp"
@@ -246,8 +247,8 @@ measure::rr_result run_rr(const measure::rr_spec& spec, const socket_address& tc
   r.seconds = std::chrono::duration<double>(clock::now() - start).count();
   r.local_cpu = cpu.usage();
   if (load) {
-    r.load_up_bps = static_cast<double>(load->up() - up0) * 8 / r.seconds;
-    r.load_down_bps = static_cast<double>(load->down() - down0) * 8 / r.seconds;
+    r.load_up_bps = measure::bits_per_second(load->up() - up0, r.seconds);
+    r.load_down_bps = measure::bits_per_second(load->down() - down0, r.seconds);
     const auto err = load->error();
     load->stop();
     if (!err.empty())
