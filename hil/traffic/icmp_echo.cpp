@@ -117,9 +117,9 @@ std::optional<reply> read_reply(int fd, bool v6, std::uint16_t id, std::vector<s
   return reply{ntohs(icmp.un.echo.sequence), receive_stamp(msg).value_or(realtime_now())};
 }
 
-}  // namespace
-
-echo_result icmp_echo(const std::string& host, const std::string& ifname, const echo_options& o) {
+// Throws std::invalid_argument when o asks for more requests than there are sequence numbers or
+// for a payload no IP datagram carries.
+void check_options(const echo_options& o) {
   if (o.count < 0 || o.count > 65'535) {
     throw std::invalid_argument(
         fmt::format("{} ICMP echo requests: 0 to 65,535 (their sequence numbers)", o.count));
@@ -128,41 +128,122 @@ echo_result icmp_echo(const std::string& host, const std::string& ifname, const 
     throw std::invalid_argument(
         fmt::format("an ICMP echo payload of {} bytes: at most {}", o.payload_bytes, max_payload));
   }
-  sockaddr_storage to{};
-  socklen_t to_len = 0;
+}
+
+struct destination {
+  sockaddr_storage address{};
+  socklen_t length = 0;
   bool v6 = false;
+};
+
+// host's address as sendto takes it; throws std::invalid_argument when host is no IP address.
+destination destination_of(const std::string& host) {
+  destination d;
   if (sockaddr_in a{}; ::inet_pton(AF_INET, host.c_str(), &a.sin_addr) == 1) {
     a.sin_family = AF_INET;
-    std::memcpy(&to, &a, sizeof a);
-    to_len = sizeof a;
+    std::memcpy(&d.address, &a, sizeof a);
+    d.length = sizeof a;
   } else if (sockaddr_in6 a6{}; ::inet_pton(AF_INET6, host.c_str(), &a6.sin6_addr) == 1) {
     a6.sin6_family = AF_INET6;
-    std::memcpy(&to, &a6, sizeof a6);
-    to_len = sizeof a6;
-    v6 = true;
+    std::memcpy(&d.address, &a6, sizeof a6);
+    d.length = sizeof a6;
+    d.v6 = true;
   } else {
     throw std::invalid_argument("not an IPv4 or IPv6 address: " + host);
   }
-  const sys::unique_fd fd(v6 ? ::socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMPV6)
-                             : ::socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP));
+  return d;
+}
+
+// A raw ICMP (v6: ICMPv6) socket bound to ifname that stamps each datagram with its arrival time;
+// throws std::system_error when the socket cannot be had so.
+sys::unique_fd open_echo_socket(bool v6, const std::string& ifname) {
+  sys::unique_fd fd(v6 ? ::socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMPV6)
+                       : ::socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP));
   if (!fd) sys::throw_last_errno("opening a raw ICMP socket (needs root or CAP_NET_RAW)");
   bind_to_device(fd.get(), ifname);
   const int on = 1;
   if (::setsockopt(fd.get(), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) != 0) {
     sys::throw_last_errno("asking for receive timestamps (SO_TIMESTAMPNS) on the ICMP socket");
   }
-  const auto id = static_cast<std::uint16_t>(::getpid());
-  // A reply carries the request's payload after an IP header of at most 60 bytes.
-  std::vector<std::uint8_t> buf(60 + sizeof(icmphdr) + std::max<std::size_t>(o.payload_bytes, 64));
-  // Requests go out on schedule whatever the replies do; each reply counts when it comes within
-  // timeout of its request (by the kernel's clocks), late ones and duplicates do not.
+  return fd;
+}
+
+// One icmp_echo exchange: its socket, the requests sent and the replies counted so far.
+// Requests go out on schedule whatever the replies do; each reply counts when it comes within
+// timeout of its request (by the kernel's clocks), late ones and duplicates do not.
+class echo_exchange {
+ public:
+  // Opens the socket for host through ifname; throws as destination_of and open_echo_socket.
+  echo_exchange(const std::string& host, const std::string& ifname, const echo_options& o)
+      : host_(host),
+        ifname_(ifname),
+        o_(o),
+        to_(destination_of(host)),
+        fd_(open_echo_socket(to_.v6, ifname)),
+        // A reply carries the request's payload after an IP header of at most 60 bytes.
+        buf_(60 + sizeof(icmphdr) + std::max<std::size_t>(o.payload_bytes, 64)) {
+    sent_.reserve(static_cast<std::size_t>(o.count));
+  }
+
+  // Sends the next request; one the network cannot take now (unreachable, down, queue full)
+  // counts as sent and so as lost. Throws std::system_error on any other failure.
+  void send_next() {
+    const auto seq = static_cast<std::uint16_t>(r_.sent + 1);
+    const echo_packet packet = echo_request(to_.v6, id_, seq, o_.payload_bytes);
+    sent_.push_back({realtime_now(), false});
+    if (::sendto(fd_.get(), packet.data(), packet.size(), 0,
+                 reinterpret_cast<const sockaddr*>(&to_.address), to_.length) < 0) {
+      if (errno != ENETUNREACH && errno != EHOSTUNREACH && errno != ENETDOWN && errno != ENOBUFS) {
+        sys::throw_last_errno(fmt::format("sending an ICMP echo to {} through {}", host_, ifname_));
+      }
+    }
+    ++r_.sent;
+  }
+
+  // Waits from now until wake for one datagram and counts it if it is the first reply to a
+  // request sent, in time.
+  void take_reply(clock::time_point now, clock::time_point wake) {
+    const auto left = std::max(std::chrono::nanoseconds(wake - now), std::chrono::nanoseconds(0));
+    const timespec wait{static_cast<time_t>(left.count() / 1'000'000'000),
+                        static_cast<long>(left.count() % 1'000'000'000)};
+    pollfd p{fd_.get(), POLLIN, 0};
+    if (::ppoll(&p, 1, &wait, nullptr) <= 0) return;
+    const auto got = read_reply(fd_.get(), to_.v6, id_, buf_);
+    if (!got || got->seq == 0 || got->seq > sent_.size()) return;
+    auto& req = sent_[got->seq - 1U];
+    const auto rtt = std::max(got->arrived - req.sent_at, std::chrono::nanoseconds(0));
+    if (req.answered || rtt > o_.timeout) return;
+    req.answered = true;
+    ++r_.received;
+    r_.rtts.push_back(std::chrono::duration_cast<std::chrono::microseconds>(rtt));
+  }
+
+  // The counts and round trips so far.
+  [[nodiscard]] const echo_result& result() const { return r_; }
+
+ private:
   struct request {
     std::chrono::nanoseconds sent_at{};  // CLOCK_REALTIME
     bool answered = false;
   };
-  std::vector<request> sent;
-  sent.reserve(static_cast<std::size_t>(o.count));
-  echo_result r;
+
+  const std::string& host_;
+  const std::string& ifname_;
+  const echo_options& o_;
+  destination to_;
+  sys::unique_fd fd_;
+  std::uint16_t id_ = static_cast<std::uint16_t>(::getpid());
+  std::vector<std::uint8_t> buf_;
+  std::vector<request> sent_;
+  echo_result r_;
+};
+
+}  // namespace
+
+echo_result icmp_echo(const std::string& host, const std::string& ifname, const echo_options& o) {
+  check_options(o);
+  echo_exchange exchange(host, ifname, o);
+  const echo_result& r = exchange.result();
   const auto first = clock::now();
   auto next_send = first;
   auto listen_until = first;
@@ -171,37 +252,14 @@ echo_result icmp_echo(const std::string& host, const std::string& ifname, const 
     const auto now = clock::now();
     if (!sending && (now >= listen_until || r.received == r.sent)) break;
     if (sending && now >= next_send) {
-      const auto seq = static_cast<std::uint16_t>(r.sent + 1);
-      const echo_packet packet = echo_request(v6, id, seq, o.payload_bytes);
-      sent.push_back({realtime_now(), false});
-      if (::sendto(fd.get(), packet.data(), packet.size(), 0,
-                   reinterpret_cast<const sockaddr*>(&to), to_len) < 0) {
-        if (errno != ENETUNREACH && errno != EHOSTUNREACH && errno != ENETDOWN &&
-            errno != ENOBUFS) {
-          sys::throw_last_errno(fmt::format("sending an ICMP echo to {} through {}", host, ifname));
-        }
-      }
-      ++r.sent;
+      exchange.send_next();
       listen_until = clock::now() + o.timeout;
       next_send += o.interval;
       // A sender that fell behind skips the slots it missed rather than bursting to catch up.
       if (next_send <= now) next_send = now + o.interval;
       continue;
     }
-    const auto wake = sending ? next_send : listen_until;
-    const auto left = std::max(std::chrono::nanoseconds(wake - now), std::chrono::nanoseconds(0));
-    const timespec wait{static_cast<time_t>(left.count() / 1'000'000'000),
-                        static_cast<long>(left.count() % 1'000'000'000)};
-    pollfd p{fd.get(), POLLIN, 0};
-    if (::ppoll(&p, 1, &wait, nullptr) <= 0) continue;
-    const auto got = read_reply(fd.get(), v6, id, buf);
-    if (!got || got->seq == 0 || got->seq > sent.size()) continue;
-    auto& req = sent[got->seq - 1U];
-    const auto rtt = std::max(got->arrived - req.sent_at, std::chrono::nanoseconds(0));
-    if (req.answered || rtt > o.timeout) continue;
-    req.answered = true;
-    ++r.received;
-    r.rtts.push_back(std::chrono::duration_cast<std::chrono::microseconds>(rtt));
+    exchange.take_reply(now, sending ? next_send : listen_until);
   }
   return r;
 }
