@@ -25,14 +25,19 @@ latency_distribution some_latency() {
   return d;
 }
 
-// One record of every kind, as the cases fill them.
-std::vector<figures> every_kind() {
+// A bidirectional TCP throughput record with two intervals.
+throughput_figures some_throughput() {
   throughput_figures t;
   t.direction = "both";
   t.goodput_mbps = 1700.4;
   t.out_mbps = 850.2;
   t.in_mbps = 850.2;
   t.interval_mbps = {849.9, 850.3};
+  return t;
+}
+
+// A netperf TCP_RR record that met its confidence interval, with its latency.
+netperf_figures some_request_response() {
   netperf_figures rr;
   rr.test = "TCP_RR";
   rr.unit = "trans/s";
@@ -42,12 +47,22 @@ std::vector<figures> every_kind() {
   rr.ci_width_percent = 0.96;
   rr.confidence_met = true;
   rr.latency = some_latency();
+  return rr;
+}
+
+// A netperf TCP_STREAM record of one iteration, with its intervals.
+netperf_figures some_stream() {
   netperf_figures stream;
   stream.test = "TCP_STREAM";
   stream.unit = "Mbit/s";
   stream.iterations = {941.0};
   stream.average = 941.0;
   stream.interval_mbps = {{940.9, 941.1}};
+  return stream;
+}
+
+// An RFC 2544 throughput search at 64-byte frames on a 10 Mbit/s link, with two trials.
+frame_throughput_figures some_frame_throughput() {
   frame_throughput_figures frames;
   frames.frame_bytes = 64;
   frames.payload_bytes = 18;
@@ -58,23 +73,29 @@ std::vector<figures> every_kind() {
   frames.pacing = "bursts";
   frames.trials = {{14880.9, 14881.0, 14883, 14001, 1, false, false, true},
                    {14732.1, 14733.0, 29466, 29466, 2, true, true, true}};
-  frame_throughput_figures limited = frames;
-  limited.throughput_fps.reset();
-  limited.tool_limited = "offered 14881 frames/s, sent 1275: the DUT's CPU or the tool";
-  const frame_port port{64, 18, 4, 10, 14880.9, "bursts"};
+  return frames;
+}
+
+// The port the frame-loss, back-to-back and frame-latency records below were measured on.
+frame_port some_port() { return {64, 18, 4, 10, 14880.9, "bursts"}; }
+
+// An RFC 2544 frame-loss sweep that settled after three trials.
+frame_loss_figures some_frame_loss() {
   frame_loss_figures loss;
-  loss.port = port;
+  loss.port = some_port();
   loss.step_percent = 10;
   loss.floor_percent = 95;
   loss.settled = true;
   loss.trials = {{14880.9, 14881.0, 14881, 13400, 1, false, false, true},
                  {13392.8, 13393.0, 13393, 13393, 1, true, false, true},
                  {11904.7, 11905.0, 11905, 11905, 1, true, false, true}};
-  frame_loss_figures limited_loss = loss;
-  limited_loss.settled = false;
-  limited_loss.tool_limited = limited.tool_limited;
+  return loss;
+}
+
+// An RFC 2544 back-to-back search of three bursts.
+back_to_back_figures some_back_to_back() {
   back_to_back_figures burst;
-  burst.port = port;
+  burst.port = some_port();
   burst.max_frames = 29762;
   burst.resolution_percent = 1;
   burst.longest = {1496, 1480};
@@ -83,14 +104,24 @@ std::vector<figures> every_kind() {
   burst.bursts = {{29762, 0, 1600, 14880.2, false, true},
                   {1496, 0, 1496, 14879.9, true, true},
                   {29762, 1, 1590, 12000.0, false, false}};
+  return burst;
+}
+
+// An RFC 2544 latency measurement at 95 % load, every probe answered.
+frame_latency_figures some_frame_latency() {
   frame_latency_figures latency;
-  latency.port = port;
+  latency.port = some_port();
   latency.load_percent = 95;
   latency.stream = {14136.9, 14137.0, 28274, 28274, 2, true, false, true};
   latency.probes_sent = 160;
   latency.probes_received = 160;
   latency.probe_interval_ms = 10;
   latency.round_trip = some_latency();
+  return latency;
+}
+
+// A Y.1564 service test of two steps, the second failed on frame loss.
+y1564_figures some_service() {
   y1564_figures service;
   service.port = {512, 466, 4, 10, 2349.6, "bursts"};
   service.cir_mbps = 8.66;
@@ -112,14 +143,27 @@ std::vector<figures> every_kind() {
   service.steps[1].percent = 100;
   service.steps[1].flr_percent = 1.25;
   service.steps[1].pass = false;
+  return service;
+}
+
+// One record of every kind, as the cases fill them.
+std::vector<figures> every_kind() {
+  const frame_throughput_figures frames = some_frame_throughput();
+  frame_throughput_figures limited = frames;
+  limited.throughput_fps.reset();
+  limited.tool_limited = "offered 14881 frames/s, sent 1275: the DUT's CPU or the tool";
+  const frame_loss_figures loss = some_frame_loss();
+  frame_loss_figures limited_loss = loss;
+  limited_loss.settled = false;
+  limited_loss.tool_limited = limited.tool_limited;
   return {
       std::monostate{},
-      t,
+      some_throughput(),
       retransmit_figures{{0, 3, 1}},
       udp_tier_figures{1500, 4, 1472, 42459, 42459, 0, 0.012},
       datagram_count_figures{100, 5, {{576, 548, 114036, 114051.1}, {1500, 1472, 42452, 42459.2}}},
-      rr,
-      stream,
+      some_request_response(),
+      some_stream(),
       latency_under_load_figures{some_latency(), some_latency(), 452.1, 460.3, 4},
       icmp_latency_figures{500, 500, some_latency()},
       link_figures{"eth0"},
@@ -127,9 +171,9 @@ std::vector<figures> every_kind() {
       limited,
       loss,
       limited_loss,
-      burst,
-      latency,
-      service};
+      some_back_to_back(),
+      some_frame_latency(),
+      some_service()};
 }
 
 case_record record_of(figures f) {
