@@ -56,6 +56,31 @@ struct udp_client {
   bool serving = false;  // and that test still runs
 };
 
+// The result of a one-way TCP stream from `from` (header h, if it sent one) that stream received
+// from t0 to end; cut when the guard ended it before the client did.
+measure::test_result tcp_result(const tcp::endpoint& from,
+                                const std::optional<iperf2::client_header>& h,
+                                traffic::stream_receiver& stream, clock::time_point t0,
+                                clock::time_point end, bool cut) {
+  measure::test_result r;
+  r.is_client = false;
+  r.remote_host = unmapped(from.address()).to_string();
+  r.remote_port = from.port();
+  r.spec.proto = measure::protocol::tcp;
+  if (h && h->timed())
+    r.spec.duration = std::chrono::duration_cast<std::chrono::seconds>(h->duration());
+  measure::stream_result s;
+  s.id = 1;
+  s.receiver.bytes = stream.bytes();
+  s.receiver.seconds = seconds_between(t0, end);
+  s.sender = s.receiver;  // the client's close ended the stream: it sent what we read
+  r.streams.push_back(s);
+  r.intervals = stream.finish(end);
+  if (cut)
+    r.error = fmt::format("cut off after {} s without the client's end", seconds_between(t0, end));
+  return r;
+}
+
 }  // namespace
 
 namespace detail {
@@ -192,26 +217,11 @@ struct iperf2_server_impl {
     guard.cancel();
     const auto end = clock::now();
     sock.close(gone);
-    const std::uint64_t bytes = stream.bytes();
-    measure::test_result r;
-    r.is_client = false;
-    r.remote_host = unmapped(from.address()).to_string();
-    r.remote_port = from.port();
-    r.spec.proto = measure::protocol::tcp;
-    if (h && h->timed())
-      r.spec.duration = std::chrono::duration_cast<std::chrono::seconds>(h->duration());
-    measure::stream_result s;
-    s.id = 1;
-    s.receiver.bytes = bytes;
-    s.receiver.seconds = seconds_between(t0, end);
-    s.sender = s.receiver;  // the client's close ended the stream: it sent what we read
-    r.streams.push_back(s);
-    r.intervals = stream.finish(end);
-    if (cut)
-      r.error =
-          fmt::format("cut off after {} s without the client's end", seconds_between(t0, end));
-    log(fmt::format("TCP from {}: {} bytes in {:.2f} s ({:.1f} Mbit/s){}", who, bytes,
-                    s.receiver.seconds, measure::bits_per_second(bytes, s.receiver.seconds) / 1e6,
+    const auto r = tcp_result(from, h, stream, t0, end, cut);
+    const auto& s = r.streams.front();
+    log(fmt::format("TCP from {}: {} bytes in {:.2f} s ({:.1f} Mbit/s){}", who, s.receiver.bytes,
+                    s.receiver.seconds,
+                    measure::bits_per_second(s.receiver.bytes, s.receiver.seconds) / 1e6,
                     cut ? ", cut off" : ""));
     done(r);
   }
