@@ -8,6 +8,7 @@
 
 #include "fixtures/peer_auth.hpp"
 #include "hil/measure/frames.hpp"
+#include "hil/measure/rfc2544_burst.hpp"
 
 namespace hil::cases {
 
@@ -160,6 +161,23 @@ std::string frame_size_test::peer_keys() const {
 }
 
 void frame_size_test::rest() const { std::this_thread::sleep_for(rest_); }
+
+std::optional<measure::tester_ceiling> frame_size_test::ceiling_below(double required_fps) const {
+  // A trial's shortest length (iperf3's -t is whole seconds): bounded whatever the sender reaches,
+  // where a burst of a fixed count would last as long as a slow sender needs.
+  constexpr std::chrono::seconds probe_length{1};
+  constexpr int probe_retries = 2;
+  // No sender offers more than the line: a need at or above the media maximum asks line rate of
+  // the tester (a check asking more than the line fails as the port's, in its own trials), and a
+  // paced sender within 1 % of it is at it (burst_options::line_rate_tolerance).
+  const double need =
+      std::min(required_fps, media_max() * (1 - measure::burst_options{}.line_rate_tolerance));
+  return measure::probe_ceiling(need, probe_retries, [&] {
+    rest();
+    return logged("tester ceiling probe, " + frame_name(),
+                  session::run_frame_trial(trial(), media_max(), probe_length), "1 s");
+  });
+}
 
 measure::trial_outcome frame_size_test::logged(const std::string& what,
                                                const measure::trial_outcome& t,

@@ -81,6 +81,13 @@ class frame_size_test : public fixtures::traffic_test,
   // a board a full transmit queue (1,000 frames) of the largest frame at the line rate.
   void rest() const;
 
+  // The tester's ceiling against what the check needs offered (required_fps), for the cases whose
+  // own trials cannot tell it from the port's (measure::probe_ceiling): trials of 1 s at the media
+  // maximum, up to three. The need is at most line rate (within 1 %). nullopt when the sender
+  // reached the need; else the case ends as not measurable (fixtures::case_outcome's
+  // not_measurable). May throw what run_frame_trial throws.
+  [[nodiscard]] std::optional<measure::tester_ceiling> ceiling_below(double required_fps) const;
+
   // Prints one line per trial, as a tester's log shows it, and returns t.
   static measure::trial_outcome logged(const std::string& what, const measure::trial_outcome& t,
                                        const std::string& length);

@@ -9,7 +9,9 @@
 //
 // Probes are at most a tenth of a step's frames (100 a second at most): with RFC 2544's one in a
 // hundred a 25 % step of large frames would carry two probes, too few for a p99. They are frames
-// of the step's size and part of its rate, so the step's load is what it says.
+// of the step's size and part of its rate, so the step's load is what it says. A tester whose
+// ceiling (probed first) is below the highest step cannot offer it: the case then ends as not
+// measurable on this bench, without a step.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -87,6 +89,20 @@ TEST_P(ServiceConfiguration, StepLoad) {
     f.ftd_limit_ms = limits.ftd_ms;
     f.fdv_limit_ms = limits.fdv_ms;
     std::vector<hil::measure::y1564_step> steps;
+    std::optional<hil::measure::tester_ceiling> ceiling;
+    try {
+      const double highest = c.steps_percent.empty() ? 0 : c.steps_percent.back();  // rising
+      ceiling = ceiling_below(hil::measure::step_fps(limits, highest));
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "a Y.1564 ceiling probe against " << trial().base.host << " (" << peer_keys()
+                    << " in the board profile) could not run: " << e.what();
+      return std::nullopt;
+    }
+    if (ceiling) {
+      for (const int percent : c.steps_percent) steps.push_back({static_cast<double>(percent), {}});
+      return hil::fixtures::case_outcome{hil::measure::check_y1564(limits, steps, ceiling), f,
+                                         std::nullopt, std::nullopt, ceiling};
+    }
     for (const int percent : c.steps_percent) {
       hil::measure::y1564_step s;
       s.percent = percent;

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "hil/measure/rfc2544_search.hpp"
@@ -37,6 +38,9 @@ struct burst_trial {
 struct burst_result {
   std::vector<std::uint64_t> longest;  // per repeat: the longest whole burst (0: none)
   std::vector<burst_trial> trials;     // in the order run
+  // Set, with nothing else, when the tester's ceiling (probe_ceiling) was below line rate: a
+  // burst of the sender's gaps says nothing of the DUT's queues, so none was searched.
+  std::optional<tester_ceiling> not_measurable;
 
   [[nodiscard]] double average() const;
   [[nodiscard]] double spread() const;  // the repeats' sample standard deviation (0 for one)

@@ -49,17 +49,18 @@ std::string ceiling_lift_words(frame_direction d) {
 
 }  // namespace
 
-std::string not_measurable_words(const frame_limits& l, const tester_ceiling& c) {
+std::string not_measurable_words(const frame_limits& l, const tester_ceiling& c,
+                                 std::string_view need) {
   const auto percent = [&](double fps) {
     return l.media_max_fps > 0 ? 100 * fps / l.media_max_fps : 0;
   };
   return fmt::format(
       "not measurable on this bench: offered the media maximum ({:.0f} frames/s of {} bytes at "
       "{:g} Mbit/s), the sender reached {:.0f} frames/s ({:.1f} %), below the {:.0f} frames/s "
-      "({:.1f} %, rfc2544.min_percent) the check needs offered; neither a pass nor a failure of "
-      "the port. What would lift the ceiling: {}",
+      "({:.1f} %, {}) the check needs offered; neither a pass nor a failure of the port. What "
+      "would lift the ceiling: {}",
       l.media_max_fps, l.frame_bytes, l.line_mbps, c.ceiling_fps, percent(c.ceiling_fps),
-      c.required_fps, percent(c.required_fps), ceiling_lift_words(l.path.direction));
+      c.required_fps, percent(c.required_fps), need, ceiling_lift_words(l.path.direction));
 }
 
 verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
@@ -161,6 +162,12 @@ verdict check_back_to_back(const back_to_back_limits& l, const burst_result& r) 
       ">= {:.0f} frames of {} bytes in a burst at {:.0f} frames/s ({:g} Mbit/s line rate): {:g} % "
       "of the longest burst tried, {}",
       needed, l.frame_bytes, l.media_max_fps, l.line_mbps, l.min_percent, l.max_frames);
+  if (r.not_measurable) {
+    v.observed = "no figure: not measurable on this bench";
+    v.cause = not_measurable_words({l.frame_bytes, l.line_mbps, l.media_max_fps, 0, 0, l.path},
+                                   *r.not_measurable, "line rate: a burst at the minimum gap");
+    return v;
+  }
   const double average = r.average();
   v.judge(average);
   const double slowest = r.slowest_below_line_rate();
@@ -194,6 +201,12 @@ verdict check_frame_latency(const latency_limits& l, const latency_trial& t) {
       "({:.0f} frames/s at {:g} Mbit/s), every probe answered, {}",
       l.median_ms, l.frame_bytes, l.load_percent, l.load_percent / 100 * l.media_max_fps,
       l.line_mbps, loss_words(l.accepted_loss));
+  if (t.not_measurable) {
+    v.observed = "no figure: not measurable on this bench";
+    v.cause = not_measurable_words({l.frame_bytes, l.line_mbps, l.media_max_fps, 0, 0, l.path},
+                                   *t.not_measurable, "rfc2544.min_percent, the load");
+    return v;
+  }
   const auto& s = t.round_trip;
   const double median_ms = s.p50_us / 1000;
   const double stream_loss = 100 * t.stream.loss_ratio();

@@ -8,6 +8,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "hil/measure/frame_path.hpp"
 #include "hil/measure/latency_histogram.hpp"
@@ -35,11 +38,13 @@ struct frame_limits {
 // or one that found no rate at all, fails with its cause.
 [[nodiscard]] verdict check_frame_throughput(const frame_limits& l, const search_result& r);
 
-// Why a throughput or frame loss check is not measurable on this bench (c from the search or the
-// sweep): "not measurable on this bench: " and the tester's ceiling against what the check needs,
-// in frames/s and % of the media maximum, whose sender it was and what would lift the ceiling.
-// The case's skip says it; no verdict is made.
-[[nodiscard]] std::string not_measurable_words(const frame_limits& l, const tester_ceiling& c);
+// Why a check is not measurable on this bench (c from the search, the sweep or probe_ceiling):
+// "not measurable on this bench: " and the tester's ceiling against what the check needs, in
+// frames/s and % of l's media maximum, what sets that need (need: the profile key or the rule),
+// whose sender it was and what would lift the ceiling. The case's skip says it; no verdict is
+// made. Only l's frame, line rate, media maximum and path are read.
+[[nodiscard]] std::string not_measurable_words(const frame_limits& l, const tester_ceiling& c,
+                                               std::string_view need = "rfc2544.min_percent");
 
 // "Rfc2544FrameLoss frame64": the frame loss rate of every step at or below min_percent of the
 // media maximum (the throughput floor) must be at most accepted_loss. The observed figure is the
@@ -57,7 +62,8 @@ struct back_to_back_limits {
 };
 
 // "Rfc2544BackToBack frame64": the repeats' average longest whole burst, in frames, at least
-// min_percent of max_frames. Says when the sender's gaps were wider than the minimum.
+// min_percent of max_frames. Says when the sender's gaps were wider than the minimum. A result
+// not measurable (the tester's ceiling below line rate) fails with no figure, the words above.
 [[nodiscard]] verdict check_back_to_back(const back_to_back_limits& l, const burst_result& r);
 
 // One latency trial (RFC 2544 §26.2, as the cases measure it): a stream of frames at a load, and
@@ -71,6 +77,8 @@ struct latency_trial {
   int probes_sent = 0;
   int probes_received = 0;
   latency_summary round_trip;  // of the answered probes
+  // Set when the tester's ceiling (probe_ceiling) was below the load: no trial ran.
+  std::optional<tester_ceiling> not_measurable;
 };
 
 struct latency_limits {
@@ -89,7 +97,7 @@ struct latency_limits {
 // reported beside it), every probe answered and the stream within the accepted loss (at a load the
 // port must carry, a lost frame is the port's fault, and a latency of what got through would hide
 // it). A sender that fell short of the load fails as the tool's limit: the latency of a lighter
-// load is not the port's at this one.
+// load is not the port's at this one. A trial not measurable fails with no figure (as above).
 [[nodiscard]] verdict check_frame_latency(const latency_limits& l, const latency_trial& t);
 
 }  // namespace hil::measure

@@ -105,4 +105,14 @@ search_result find_throughput(const search_options& o, const trial_runner& run) 
   }
 }
 
+std::optional<tester_ceiling> probe_ceiling(double required_fps, int retries,
+                                            const std::function<trial_outcome()>& probe) {
+  double best = 0;
+  for (int attempt = 0; attempt <= retries; ++attempt) {
+    best = std::max(best, probe().sent_fps);
+    if (best >= required_fps) return std::nullopt;
+  }
+  return tester_ceiling{best, required_fps};
+}
+
 }  // namespace hil::measure

@@ -108,7 +108,8 @@ verdict check_y1564_step(const y1564_limits& l, const y1564_step& s) {
   return v;
 }
 
-verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps) {
+verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps,
+                    const std::optional<tester_ceiling>& not_measurable) {
   verdict v;
   v.check = fmt::format("Y1564 {}", frame_path_name(l.frame_bytes, l.path));
   v.unit = "% of CIR";
@@ -124,6 +125,13 @@ verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps)
       "every step ({} of CIR {:.2f} Mbit/s, frames of {} bytes) with FLR <= {:g} %, FTD <= {:g} ms "
       "(median round trip), FDV <= {:g} ms (p99 less minimum)",
       fmt::join(percents, ", "), l.cir_mbps, l.frame_bytes, l.flr_percent, l.ftd_ms, l.fdv_ms);
+  if (not_measurable) {
+    v.observed = "no figure: not measurable on this bench";
+    v.cause =
+        not_measurable_words({l.frame_bytes, l.line_mbps, l.media_max_fps, 0, 0, l.path},
+                             *not_measurable, "y1564.cir_mbps or cir_percent: the highest step");
+    return v;
+  }
   std::vector<std::string> lines;
   double passed_up_to = 0;
   bool all = !steps.empty();
