@@ -82,7 +82,9 @@ class frame_size_test : public fixtures::traffic_test,
   void rest() const;
 
   // The tester's ceiling against what the check needs offered (required_fps), for the cases whose
-  // own trials cannot tell it from the port's (measure::probe_ceiling): trials of 1 s at the media
+  // own trials cannot tell it from the port's (measure::probe_ceiling): BackToBack before its
+  // bursts (a burst of a fixed count lasts as long as a slow sender needs), Latency and Y1564
+  // after a trial whose sender fell short (theirs last their duration). Trials of 1 s at the media
   // maximum, up to three. The need is at most line rate (within 1 %). nullopt when the sender
   // reached the need; else the case ends as not measurable (fixtures::case_outcome's
   // not_measurable). May throw what run_frame_trial throws.

@@ -11,8 +11,11 @@
 // carry a reflected tag, and any peer's host answers ping), timed as a round trip (one-way needs
 // clocks in sync), at the floor the port must carry (so the case stands on its own, not on another
 // case's answer). Probes are at most 1 % of the frames and 100 a second; the stream offers the
-// rest of the load. A tester whose ceiling (probed first) is below the load cannot offer it: the
-// case then ends as not measurable on this bench, without a trial.
+// rest of the load. A stream short of the load is followed by a probe of the tester's ceiling:
+// below the load, the case ends as not measurable on this bench (the trial's figures recorded);
+// else the shortfall fails as the tool's limit. (The trial lasts its duration whatever the
+// sender reaches, so the probe can wait for a shortfall and costs nothing on a tester that
+// keeps the load.)
 #include <fmt/format.h>
 
 #include <chrono>
@@ -48,19 +51,14 @@ TEST_P(Latency, RoundTripAtFloor) {
     const auto before = ctx().link.counters(p.dut.interface);
     std::optional<hil::cases::probed_trial> run;
     try {
-      if (const auto ceiling = ceiling_below(total_fps)) {
-        hil::record::frame_latency_figures f;
-        f.port = port_record();
-        f.load_percent = load_percent;
-        hil::measure::latency_trial none;
-        none.not_measurable = ceiling;
-        return hil::fixtures::case_outcome{hil::measure::check_frame_latency(limits, none), f,
-                                           std::nullopt, std::nullopt, ceiling};
-      }
       rest();
       run =
           hil::cases::run_probed_trial(trial(), p.dut.interface, total_fps, probe_share, duration);
       logged(what, run->trial.stream, fmt::format("{} s", duration.count() / 1000.0));
+      // A stream short of the load: the tester's ceiling, or a stall of its sender?
+      if (!hil::measure::kept_schedule(run->trial.stream, duration, 0.001)) {
+        run->trial.not_measurable = ceiling_below(total_fps);
+      }
     } catch (const std::exception& e) {
       ADD_FAILURE() << "an RFC 2544 latency trial against " << trial().base.host << " ("
                     << peer_keys() << " in the board profile) could not run: " << e.what();
@@ -88,7 +86,8 @@ TEST_P(Latency, RoundTripAtFloor) {
     f.probes_received = t.probes_received;
     f.probe_interval_ms = static_cast<double>(run->interval.count());
     f.round_trip = hil::record::distribution_of(run->round_trips);
-    return hil::fixtures::case_outcome{hil::measure::check_frame_latency(limits, t), f, counters()};
+    return hil::fixtures::case_outcome{hil::measure::check_frame_latency(limits, t), f, counters(),
+                                       std::nullopt, t.not_measurable};
   });
 }
 

@@ -77,7 +77,7 @@ struct latency_trial {
   int probes_sent = 0;
   int probes_received = 0;
   latency_summary round_trip;  // of the answered probes
-  // Set when the tester's ceiling (probe_ceiling) was below the load: no trial ran.
+  // Set when the stream fell short and the tester's ceiling (probe_ceiling) was below the load.
   std::optional<tester_ceiling> not_measurable;
 };
 

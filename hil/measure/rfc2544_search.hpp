@@ -133,7 +133,7 @@ struct point_outcome {
 // resolution outside (0, 1), accepted_loss outside [0, 1)).
 [[nodiscard]] search_result find_throughput(const search_options& options, const trial_runner& run);
 
-// The tester's ceiling probed before a check whose own trials cannot tell the tester's limit from
+// The tester's ceiling probed for a check whose own trials cannot tell the tester's limit from
 // the port's (BackToBack, Latency, Y1564): probe runs one short trial at the media maximum (a
 // sender that cannot keep it sends as fast as it can) and reports it; probed up to 1 + retries
 // times, stopping at the first burst whose sender reached required_fps. nullopt when one did (the

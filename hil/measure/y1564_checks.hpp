@@ -56,9 +56,8 @@ struct y1564_step {
 // "Y1564 frame512": passes when every step passes; observed says how far the steps passed and
 // lists every step's figures, and a failure names the first failing step with its cause. The
 // observed figure is the highest step (% of CIR) that passed with every lower step (0 when the
-// first failed). not_measurable (the tester's ceiling below the highest step, probe_ceiling: no
-// step ran; steps then name the planned steps' percents alone, for the limit) fails with no
-// figure and rfc2544_checks.hpp's not_measurable_words as its cause.
+// first failed). not_measurable (the tester's ceiling below the highest step, probe_ceiling)
+// fails with no figure and rfc2544_checks.hpp's not_measurable_words as its cause.
 [[nodiscard]] verdict check_y1564(const y1564_limits& l, const std::vector<y1564_step>& steps,
                                   const std::optional<tester_ceiling>& not_measurable = {});
 
