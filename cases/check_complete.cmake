@@ -2,7 +2,8 @@
 #   MODE=begin  writes the run's start (seconds since the epoch) to BEGIN_FILE
 #   MODE=check  lists the cases of CASES ('|'-separated; each run through LAUNCHER when set, as CTest's discovery
 #               runs them) with the run's profile, and runs REPORT --complete on the results file
-#               ($HILPERF_RESULTS, else hil-results.jsonl here) counting records since BEGIN_FILE.
+#               ($HILPERF_RESULTS, else hil-results.jsonl here) counting records since BEGIN_FILE;
+#               REPORT runs under RUNNER ('|'-separated) when set: qemu-user for an ARM build.
 # A case of the listing without a record never ran: the check fails naming it.
 if(MODE STREQUAL "begin")
   string(TIMESTAMP now "%s" UTC)
@@ -33,7 +34,8 @@ if(DEFINED ENV{HILPERF_RESULTS} AND NOT "$ENV{HILPERF_RESULTS}" STREQUAL "")
 else()
   set(results "hil-results.jsonl")
 endif()
-execute_process(COMMAND "${REPORT}" "${results}" --complete "${listing_file}"
+string(REPLACE "|" ";" RUNNER "${RUNNER}")
+execute_process(COMMAND ${RUNNER} "${REPORT}" "${results}" --complete "${listing_file}"
                         --since-ms "${begin}000"
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
