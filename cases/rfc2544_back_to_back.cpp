@@ -57,12 +57,13 @@ TEST_P(BackToBack, LongestBurst) {
     hil::measure::burst_result r;
     try {
       r.not_measurable = ceiling_below(o.line_fps * (1 - o.line_rate_tolerance));
-      if (!r.not_measurable)
+      if (!r.not_measurable) {
         r = hil::measure::find_back_to_back(o, [&](double fps, std::uint64_t frames) {
           rest();
           return logged(what, run_frame_burst(trial(), fps, frames),
                         fmt::format("a burst of {} frames", frames));
         });
+      }
     } catch (const std::exception& e) {
       ADD_FAILURE() << "an RFC 2544 burst against " << trial().base.host << ":" << trial().base.port
                     << " (" << peer_keys() << " in the board profile) could not run: " << e.what();
