@@ -63,7 +63,7 @@ TEST_P(Throughput, ZeroLossRate) {
     try {
       r = hil::measure::find_throughput(o, [&](double fps, std::chrono::milliseconds d) {
         rest();
-        return logged(what, run_frame_trial(trial(), fps, d),
+        return logged(what, run_trial(fps, d),
                       fmt::format("{} s", std::chrono::duration<double>(d).count()));
       });
     } catch (const std::exception& e) {

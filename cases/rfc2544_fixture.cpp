@@ -82,7 +82,8 @@ record::frame_trial_record trial_record_of(const measure::trial_record& t) {
           std::chrono::duration<double>(t.duration).count(),
           t.passed,
           t.confirmation,
-          t.valid};
+          t.valid,
+          t.outcome.port_carried};
 }
 
 bool frame_size_test::prepare_port() {
@@ -160,6 +161,18 @@ std::string frame_size_test::peer_keys() const {
   return path().ipv6() ? "peer.ipv6 and peer.port" : "peer.ipv4 and peer.port";
 }
 
+measure::trial_outcome frame_size_test::run_trial(double fps, std::chrono::milliseconds d) const {
+  if (path().dut_receives()) return session::run_frame_trial(trial(), fps, d);
+  // Read after the test's end: its results exchange went out behind the last frame, so the
+  // frames still queued at the end have left by then.
+  const auto before = ctx().link.counters(ifname());
+  auto out = session::run_frame_trial(trial(), fps, d);
+  if (const auto grown = link::delta(before, ctx().link.counters(ifname())); !grown.reset_seen) {
+    out.port_carried = grown.growth.tx_packets;
+  }
+  return out;
+}
+
 void frame_size_test::rest() const { std::this_thread::sleep_for(rest_); }
 
 std::optional<measure::tester_ceiling> frame_size_test::ceiling_below(double required_fps) const {
@@ -172,10 +185,10 @@ std::optional<measure::tester_ceiling> frame_size_test::ceiling_below(double req
   // paced sender within 1 % of it is at it (burst_options::line_rate_tolerance).
   const double need =
       std::min(required_fps, media_max() * (1 - measure::burst_options{}.line_rate_tolerance));
-  return measure::probe_ceiling(need, probe_retries, [&] {
+  return measure::probe_ceiling(need, probe_retries, probe_length, [&] {
     rest();
-    return logged("tester ceiling probe, " + frame_name(),
-                  session::run_frame_trial(trial(), media_max(), probe_length), "1 s");
+    return logged("tester ceiling probe, " + frame_name(), run_trial(media_max(), probe_length),
+                  "1 s");
   });
 }
 
@@ -183,10 +196,12 @@ measure::trial_outcome frame_size_test::logged(const std::string& what,
                                                const measure::trial_outcome& t,
                                                const std::string& length) {
   const auto lost = t.sent - std::min(t.sent, t.received);
-  std::cout << fmt::format(
-                   "{}: offered {:.0f} frames/s for {}: sent {} ({:.0f}/s), received {}, lost {}\n",
-                   what, t.offered_fps, length, t.sent, t.sent_fps, t.received, lost)
-            << std::flush;
+  std::cout
+      << fmt::format(
+             "{}: offered {:.0f} frames/s for {}: sent {} ({:.0f}/s), received {}, lost {}{}\n",
+             what, t.offered_fps, length, t.sent, t.sent_fps, t.received, lost,
+             t.port_carried ? fmt::format(" (the DUT's port sent {})", *t.port_carried) : "")
+      << std::flush;
   return t;
 }
 

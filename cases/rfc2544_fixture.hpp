@@ -76,6 +76,12 @@ class frame_size_test : public fixtures::traffic_test,
   [[nodiscard]] const session::frame_trial_options& trial() const { return trial_; }
   // The frames and the port, for a record.
   [[nodiscard]] record::frame_port port_record() const;
+  // One trial of the case (session::run_frame_trial with trial()), and when the DUT sends, what
+  // its port counted out meanwhile (port_carried: the tx_packets growth of dut.interface, none
+  // when the counters went backwards), so the search can tell frames lost beyond the port
+  // (measure/rfc2544_search.hpp). Throws what run_frame_trial throws.
+  [[nodiscard]] measure::trial_outcome run_trial(double fps, std::chrono::milliseconds d) const;
+
   // Waits before a trial until the port has sent what the last one left in it (RFC 2544 §23:
   // the DUT rests between trials): 100 ms, plus on the simulated bench its port's drain time, on
   // a board a full transmit queue (1,000 frames) of the largest frame at the line rate.

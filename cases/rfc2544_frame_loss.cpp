@@ -53,7 +53,7 @@ TEST_P(FrameLoss, LossPerOfferedLoad) {
     try {
       r = hil::measure::sweep_frame_loss(o, [&](double fps, std::chrono::milliseconds d) {
         rest();
-        return logged(what, run_frame_trial(trial(), fps, d),
+        return logged(what, run_trial(fps, d),
                       fmt::format("{} s", std::chrono::duration<double>(d).count()));
       });
     } catch (const std::exception& e) {

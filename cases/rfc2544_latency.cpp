@@ -81,7 +81,8 @@ TEST_P(Latency, RoundTripAtFloor) {
                 std::chrono::duration<double>(duration).count(),
                 within,
                 false,
-                hil::measure::kept_schedule(t.stream, duration, 0.001)};
+                hil::measure::kept_schedule(t.stream, duration, 0.001),
+                t.stream.port_carried};
     f.probes_sent = t.probes_sent;
     f.probes_received = t.probes_received;
     f.probe_interval_ms = static_cast<double>(run->interval.count());

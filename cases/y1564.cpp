@@ -59,7 +59,8 @@ hil::record::y1564_step_record step_record_of(const hil::measure::y1564_limits& 
               std::chrono::duration<double>(s.trial.duration).count(),
               r.pass,
               false,
-              kept};
+              kept,
+              t.port_carried};
   r.probes_sent = s.trial.probes_sent;
   r.probes_received = s.trial.probes_received;
   r.round_trip = hil::record::distribution_of(run.round_trips);

@@ -54,6 +54,19 @@ std::string not_measurable_words(const frame_limits& l, const tester_ceiling& c,
   const auto percent = [&](double fps) {
     return l.media_max_fps > 0 ? 100 * fps / l.media_max_fps : 0;
   };
+  if (c.end == tester_end::receiver) {
+    return fmt::format(
+        "not measurable on this bench: the DUT's port sent every frame of {} bytes it was given "
+        "(its tx_packets counter), but the receiving end counted at most {:.0f} frames/s of them "
+        "({:.1f} % of the media maximum, {:.0f} frames/s at {:g} Mbit/s), losing frames where the "
+        "check needs none up to {:.0f} frames/s ({:.1f} %, {}); the loss is the peer's receiver's "
+        "or the link's, neither a pass nor a failure of the port. What would lift the ceiling: "
+        "the peer (the PC) receives in this direction: a larger socket buffer on it "
+        "(net.core.rmem_max), hilperf-peer as its server, a faster PC, or a receiver counting "
+        "below the socket layer",
+        l.frame_bytes, c.ceiling_fps, percent(c.ceiling_fps), l.media_max_fps, l.line_mbps,
+        c.required_fps, percent(c.required_fps), need);
+  }
   return fmt::format(
       "not measurable on this bench: offered the media maximum ({:.0f} frames/s of {} bytes at "
       "{:g} Mbit/s), the sender reached {:.0f} frames/s ({:.1f} %), below the {:.0f} frames/s "

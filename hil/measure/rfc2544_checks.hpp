@@ -41,8 +41,9 @@ struct frame_limits {
 // Why a check is not measurable on this bench (c from the search, the sweep or probe_ceiling):
 // "not measurable on this bench: " and the tester's ceiling against what the check needs, in
 // frames/s and % of l's media maximum, what sets that need (need: the profile key or the rule),
-// whose sender it was and what would lift the ceiling. The case's skip says it; no verdict is
-// made. Only l's frame, line rate, media maximum and path are read.
+// whose sender it was (or, for the receiver's ceiling, that the DUT's port sent what the receiver
+// lost) and what would lift the ceiling. The case's skip says it; no verdict is made. Only l's
+// frame, line rate, media maximum and path are read.
 [[nodiscard]] std::string not_measurable_words(const frame_limits& l, const tester_ceiling& c,
                                                std::string_view need = "rfc2544.min_percent");
 

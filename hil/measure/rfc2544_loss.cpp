@@ -22,8 +22,8 @@ loss_sweep_result sweep_frame_loss(const loss_sweep_options& o, const trial_runn
   int loss_free_in_a_row = 0;
   for (int k = 0; k < steps; ++k) {
     const double load = 1 - k * o.step;
-    const point_rule rule{o.accepted_loss, o.schedule_tolerance, o.invalid_retries, o.direction,
-                          k == 0 ? o.required_fps : 0};
+    const point_rule rule{o.accepted_loss, o.schedule_tolerance,        o.invalid_retries,
+                          o.direction,     k == 0 ? o.required_fps : 0, o.required_fps};
     auto p = measure_point(rule, o.max_fps * load, o.trial_duration, false, run, r.trials);
     if (!p.counted) {
       r.tool_limited = std::move(p.tool_limited);

@@ -10,7 +10,10 @@
 // the sweep stops as the tool's or the DUT CPU's limit (the search's rule, rfc2544_search.hpp); a
 // short trial that lost frames counts as it is: the port lost them at no more than the offered
 // load. The first step is also the tester's ceiling probe (the search's rule): a sender that stays
-// below required_fps there ends the sweep as not measurable on this bench.
+// below required_fps there ends the sweep as not measurable on this bench. So does a step at or
+// below required_fps whose frames were lost beyond the DUT's port, or a first step whose receiver
+// counted less than it (the search's receiver rule): the bench cannot tell there whether the port
+// keeps the floor.
 #pragma once
 
 #include <chrono>
@@ -30,7 +33,7 @@ struct loss_sweep_options {
   std::chrono::milliseconds trial_duration{1000};
   int invalid_retries = 2;
   frame_direction direction = frame_direction::dut_transmits;  // who sends: named when short
-  double required_fps = 0;  // the ceiling probe's need (the check's floor); 0: no probe
+  double required_fps = 0;  // the check's floor: the ceiling probe's need; 0: neither rule
 };
 
 struct loss_step {

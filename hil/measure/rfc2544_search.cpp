@@ -32,10 +32,41 @@ std::string tool_limited_words(const trial_outcome& t, frame_direction d) {
                      sender_limit_words(d));
 }
 
+bool trial_outcome::lost_beyond_port() const {
+  return port_carried && *port_carried >= sent && *port_carried > received &&
+         *port_carried - received > foreign_frame_allowance;
+}
+
+const char* tester_end_name(tester_end e) {
+  return e == tester_end::receiver ? "receiver" : "sender";
+}
+
+bool parse_tester_end(const std::string& word, tester_end& out) {
+  if (word == "sender") {
+    out = tester_end::sender;
+  } else if (word == "receiver") {
+    out = tester_end::receiver;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+// Frames the receiver counted per second of a trial of duration.
+double received_fps(const trial_outcome& t, std::chrono::milliseconds duration) {
+  const double seconds = std::chrono::duration<double>(duration).count();
+  return seconds > 0 ? static_cast<double>(t.received) / seconds : 0;
+}
+
+}  // namespace
+
 point_outcome measure_point(const point_rule& rule, double fps, std::chrono::milliseconds duration,
                             bool confirmation, const trial_runner& run,
                             std::vector<trial_record>& trials) {
   double best_sent = 0;
+  double best_received = 0;
   for (int attempt = 0;; ++attempt) {
     const trial_outcome out = run(fps, duration);
     const bool kept = kept_schedule(out, duration, rule.schedule_tolerance);
@@ -43,12 +74,26 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
     const bool passed = kept && !lossy;
     trials.push_back({out, duration, passed, confirmation, kept});
     best_sent = std::max(best_sent, out.sent_fps);
+    best_received = std::max(best_received, received_fps(out, duration));
     // A probe whose sender stayed below the needed rate measured the tester, lossy or not.
-    const bool below_needed = !kept && out.sent_fps < rule.required_fps;
-    if (kept || (lossy && !below_needed)) return {trials.back(), std::nullopt, std::nullopt};
+    const bool sender_short = !kept && out.sent_fps < rule.required_fps;
+    // Frames the port carried and the receiver did not count, where the verdict hangs on them: a
+    // probe's receiver counting less than the need, or any loss at or below the need.
+    const bool receiver_short =
+        lossy && out.lost_beyond_port() &&
+        (received_fps(out, duration) < rule.required_fps || fps <= rule.need_fps);
+    if (!sender_short && !receiver_short && (kept || lossy)) {
+      return {trials.back(), std::nullopt, std::nullopt};
+    }
     if (attempt == rule.invalid_retries) {
+      // A sender below the need is the first limit: a better receiver would not lift it.
       if (best_sent < rule.required_fps) {
         return {std::nullopt, std::nullopt, tester_ceiling{best_sent, rule.required_fps}};
+      }
+      if (receiver_short) {
+        return {std::nullopt, std::nullopt,
+                tester_ceiling{best_received, std::max(rule.required_fps, rule.need_fps),
+                               tester_end::receiver}};
       }
       return {std::nullopt, tool_limited_words(out, rule.direction), std::nullopt};
     }
@@ -61,8 +106,8 @@ search_result find_throughput(const search_options& o, const trial_runner& run) 
   // One point (measure_point's rule); nullopt when it never counted, r then says why.
   const auto trial = [&](double fps, bool confirmation,
                          double required_fps = 0) -> std::optional<bool> {
-    const point_rule rule{o.accepted_loss, o.schedule_tolerance, o.invalid_retries, o.direction,
-                          required_fps};
+    const point_rule rule{o.accepted_loss, o.schedule_tolerance, o.invalid_retries,
+                          o.direction,     required_fps,         o.required_fps};
     const auto duration = confirmation ? o.confirm_duration : o.trial_duration;
     auto p = measure_point(rule, fps, duration, confirmation, run, r.trials);
     if (p.counted) return p.counted->passed;
@@ -106,13 +151,20 @@ search_result find_throughput(const search_options& o, const trial_runner& run) 
 }
 
 std::optional<tester_ceiling> probe_ceiling(double required_fps, int retries,
+                                            std::chrono::milliseconds length,
                                             const std::function<trial_outcome()>& probe) {
-  double best = 0;
+  double best_sent = 0;
+  double best_received = 0;
   for (int attempt = 0; attempt <= retries; ++attempt) {
-    best = std::max(best, probe().sent_fps);
-    if (best >= required_fps) return std::nullopt;
+    const trial_outcome out = probe();
+    best_sent = std::max(best_sent, out.sent_fps);
+    best_received = std::max(best_received, received_fps(out, length));
+    const bool receiver_short = out.lost_beyond_port() && received_fps(out, length) < required_fps;
+    if (out.sent_fps >= required_fps && !receiver_short) return std::nullopt;
   }
-  return tester_ceiling{best, required_fps};
+  // A sender below the need is the first limit; one that reached it was let down by its receiver.
+  if (best_sent < required_fps) return tester_ceiling{best_sent, required_fps};
+  return tester_ceiling{best_received, required_fps, tester_end::receiver};
 }
 
 }  // namespace hil::measure

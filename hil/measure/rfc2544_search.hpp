@@ -43,12 +43,25 @@ struct trial_outcome {
   double sent_fps = 0;  // the rate the sender achieved over the trial
   std::uint64_t sent = 0;
   std::uint64_t received = 0;
+  // What the DUT's port counted out during the trial (its tx_packets growth: the trial's frames
+  // and any other frame it sent, the control connection's segments among them), when the DUT sent
+  // and its counters were read; nullopt otherwise.
+  std::optional<std::uint64_t> port_carried;
   [[nodiscard]] double loss_ratio() const {
     return sent == 0
                ? 0
                : static_cast<double>(sent - std::min(sent, received)) / static_cast<double>(sent);
   }
+  // Frames were lost beyond the DUT's port: it counted out at least every frame sent (none lost
+  // inside the DUT), and more than foreign_frame_allowance beyond what the receiver counted (more
+  // than the trial's other frames can account for). False without port_carried.
+  [[nodiscard]] bool lost_beyond_port() const;
 };
+
+// The most frames other than a trial's own that the DUT's port may send during one: the control
+// connection's segments (a score), neighbour discovery, a console over the port. Within it, a
+// shortfall between the port's count and the receiver's is put down to the DUT, as without a count.
+inline constexpr std::uint64_t foreign_frame_allowance = 100;
 
 struct search_options {
   double max_fps = 0;                 // the media maximum (frames.hpp), the first trial
@@ -67,10 +80,21 @@ struct search_options {
   double required_fps = 0;
 };
 
-// What a bench's sender could offer against what a check needs: set when it could not.
+// Which end of the bench fell short: the sender could not offer the rate, or the receiver could
+// not count the frames the DUT's port carried.
+enum class tester_end { sender, receiver };
+
+// "sender" / "receiver", as records spell them; the parse returns false (out unchanged) for any
+// other word.
+[[nodiscard]] const char* tester_end_name(tester_end e);
+[[nodiscard]] bool parse_tester_end(const std::string& word, tester_end& out);
+
+// What a bench's sender could offer, or its receiver count, against what a check needs: set when
+// it could not.
 struct tester_ceiling {
-  double ceiling_fps = 0;   // the best rate the sender reached, offered the media maximum
-  double required_fps = 0;  // the lowest rate the check needs offered
+  double ceiling_fps = 0;   // the best rate that end reached (the receiver's: frames counted/s)
+  double required_fps = 0;  // the lowest rate the check needs offered (and counted)
+  tester_end end = tester_end::sender;
 };
 
 struct trial_record {
@@ -111,6 +135,9 @@ struct point_rule {
   int invalid_retries = 2;
   frame_direction direction = frame_direction::dut_transmits;
   double required_fps = 0;  // > 0: the point is a ceiling probe (see the search's rule above)
+  // The rate the verdict needs: a point at or below it whose frames were lost beyond the port is
+  // not measurable (0: no such rule).
+  double need_fps = 0;
 };
 
 // How one point ended: a measurement that counts (its sender kept the schedule, or frames were
@@ -122,7 +149,8 @@ struct point_outcome {
 };
 
 // Measures one point: a trial at fps for duration, measured again while its sender fell short
-// without loss (or, for a ceiling probe, short of rule.required_fps), up to rule.invalid_retries
+// without loss (or, for a ceiling probe, short of rule.required_fps) or its frames were lost
+// beyond the port where the verdict hangs on them (the rule above), up to rule.invalid_retries
 // more times. Every trial run is appended to trials. May throw what run throws.
 [[nodiscard]] point_outcome measure_point(const point_rule& rule, double fps,
                                           std::chrono::milliseconds duration, bool confirmation,
@@ -134,12 +162,14 @@ struct point_outcome {
 [[nodiscard]] search_result find_throughput(const search_options& options, const trial_runner& run);
 
 // The tester's ceiling probed for a check whose own trials cannot tell the tester's limit from
-// the port's (BackToBack, Latency, Y1564): probe runs one short trial at the media maximum (a
+// the port's (BackToBack, Latency, Y1564): probe runs one trial of length at the media maximum (a
 // sender that cannot keep it sends as fast as it can) and reports it; probed up to 1 + retries
-// times, stopping at the first burst whose sender reached required_fps. nullopt when one did (the
-// check can be performed), else the best rate reached against the need. May throw what probe
-// throws.
+// times, stopping at the first whose sender reached required_fps and whose receiver, when it lost
+// frames beyond the port, still counted that many per second. nullopt when one did (the check can
+// be performed), else the end that fell short with its best rate against the need. May throw what
+// probe throws.
 [[nodiscard]] std::optional<tester_ceiling> probe_ceiling(
-    double required_fps, int retries, const std::function<trial_outcome()>& probe);
+    double required_fps, int retries, std::chrono::milliseconds length,
+    const std::function<trial_outcome()>& probe);
 
 }  // namespace hil::measure

@@ -91,14 +91,16 @@ json to_json_of(const icmp_latency_figures& f) {
 json to_json_of(const link_figures& f) { return {{"interface", f.interface}}; }
 
 json trial_to_json(const frame_trial_record& t) {
-  return {{"offered_fps", rounded(t.offered_fps, 1)},
-          {"sent_fps", rounded(t.sent_fps, 1)},
-          {"sent", t.sent},
-          {"received", t.received},
-          {"seconds", rounded(t.seconds, 3)},
-          {"passed", t.passed},
-          {"confirmation", t.confirmation},
-          {"valid", t.valid}};
+  json j = {{"offered_fps", rounded(t.offered_fps, 1)},
+            {"sent_fps", rounded(t.sent_fps, 1)},
+            {"sent", t.sent},
+            {"received", t.received},
+            {"seconds", rounded(t.seconds, 3)},
+            {"passed", t.passed},
+            {"confirmation", t.confirmation},
+            {"valid", t.valid}};
+  if (t.port_carried) j["port_carried"] = *t.port_carried;
+  return j;
 }
 
 json trials_to_json(const std::vector<frame_trial_record>& trials) {
@@ -312,9 +314,12 @@ void for_each_object(const object_reader& r, const char* key, Each each) {
 }
 
 frame_trial_record trial_of(const object_reader& t) {
-  return {t.get<double>("offered_fps"),     t.get<double>("sent_fps"), t.get<std::uint64_t>("sent"),
-          t.get<std::uint64_t>("received"), t.get<double>("seconds"),  t.get<bool>("passed"),
-          t.get<bool>("confirmation"),      t.get<bool>("valid")};
+  frame_trial_record r{
+      t.get<double>("offered_fps"),     t.get<double>("sent_fps"), t.get<std::uint64_t>("sent"),
+      t.get<std::uint64_t>("received"), t.get<double>("seconds"),  t.get<bool>("passed"),
+      t.get<bool>("confirmation"),      t.get<bool>("valid"),      std::nullopt};
+  if (t.find("port_carried") != nullptr) r.port_carried = t.get<std::uint64_t>("port_carried");
+  return r;
 }
 
 std::vector<frame_trial_record> trials_of(const object_reader& r) {

@@ -20,6 +20,9 @@ struct frame_trial_record {
   bool passed = false;
   bool confirmation = false;
   bool valid = true;  // the sender kept the schedule
+  // What the DUT's port counted out during the trial (its tx_packets growth, other frames
+  // included), when the DUT sent; absent otherwise.
+  std::optional<std::uint64_t> port_carried;
 };
 
 struct frame_throughput_figures {

@@ -168,7 +168,8 @@ json to_json(const case_record& r) {
     j.update({{"skipped", true}, {"reason", r.reason}});
     if (r.not_measurable) {
       j["not_measurable"] = {{"ceiling_fps", rounded(r.not_measurable->ceiling_fps, 0)},
-                             {"required_fps", rounded(r.not_measurable->required_fps, 0)}};
+                             {"required_fps", rounded(r.not_measurable->required_fps, 0)},
+                             {"end", measure::tester_end_name(r.not_measurable->end)}};
     }
   } else {
     put_verdict(r.verdict, j);
@@ -216,6 +217,12 @@ case_record from_json(const json& j) {
       const object_reader ceiling(*n, "not_measurable");
       c.not_measurable = measure::tester_ceiling{ceiling.get<double>("ceiling_fps"),
                                                  ceiling.get<double>("required_fps")};
+      // "sender" when absent: records from before the receiver's ceiling.
+      if (const auto end = ceiling.get_or<std::string>("end", "sender");
+          !measure::parse_tester_end(end, c.not_measurable->end)) {
+        throw record_error(ceiling.name("end") + ": \"" + end +
+                           "\" is neither \"sender\" nor \"receiver\"");
+      }
     }
     return c;
   }

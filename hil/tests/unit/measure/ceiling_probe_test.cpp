@@ -14,6 +14,7 @@ namespace {
 
 using hil::measure::frame_direction;
 using hil::measure::trial_outcome;
+using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 
 constexpr double gigabit_64 = 1'488'095.238;
@@ -32,19 +33,19 @@ struct probes {
 
 TEST(CeilingProbe, ASenderThatReachesTheNeedEndsTheProbeAtOnce) {
   probes p{{1'480'000}};
-  EXPECT_FALSE(hil::measure::probe_ceiling(1'473'214, 2, std::ref(p)));
+  EXPECT_FALSE(hil::measure::probe_ceiling(1'473'214, 2, 1s, std::ref(p)));
   EXPECT_EQ(p.run, 1);
 }
 
 TEST(CeilingProbe, AStalledFirstProbeIsProbedAgain) {
   probes p{{90'000, 1'480'000}};
-  EXPECT_FALSE(hil::measure::probe_ceiling(1'473'214, 2, std::ref(p)));
+  EXPECT_FALSE(hil::measure::probe_ceiling(1'473'214, 2, 1s, std::ref(p)));
   EXPECT_EQ(p.run, 2);
 }
 
 TEST(CeilingProbe, ASenderBelowTheNeedEveryTimeGivesItsBestRate) {
   probes p{{200'000, 226'255, 210'000}};
-  const auto c = hil::measure::probe_ceiling(1'473'214, 2, std::ref(p));
+  const auto c = hil::measure::probe_ceiling(1'473'214, 2, 1s, std::ref(p));
   ASSERT_TRUE(c);
   EXPECT_EQ(p.run, 3) << "one probe and two more";
   EXPECT_DOUBLE_EQ(c->ceiling_fps, 226'255);

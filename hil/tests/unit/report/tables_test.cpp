@@ -151,16 +151,16 @@ std::vector<record::case_record> sweep_records() {
   loss.case_name = "Rfc2544/FrameLoss.LossPerOfferedLoad/frame1518";
   record::frame_loss_figures l;
   l.port = port(1518, 812.7);
-  l.trials = {{812.7, 812.7, 813, 800, 1, false, false, true},
-              {731.4, 731.4, 731, 731, 1, true, false, true},
-              {731.4, 731.4, 731, 730, 1, false, false, true},
-              {650.2, 650.2, 650, 650, 1, true, false, true}};
+  l.trials = {{812.7, 812.7, 813, 800, 1, false, false, true, std::nullopt},
+              {731.4, 731.4, 731, 731, 1, true, false, true, std::nullopt},
+              {731.4, 731.4, 731, 730, 1, false, false, true, std::nullopt},
+              {650.2, 650.2, 650, 650, 1, true, false, true, std::nullopt}};
   loss.measured = l;
   out.push_back(loss);
   loss.case_name = "Rfc2544/FrameLoss.LossPerOfferedLoad/frame64";
   l.port = port(64, 14880.9);
-  l.trials = {{14880.9, 14881, 14881, 14881, 1, true, false, true},
-              {13392.9, 13393, 13393, 13393, 1, true, false, true}};
+  l.trials = {{14880.9, 14881, 14881, 14881, 1, true, false, true, std::nullopt},
+              {13392.9, 13393, 13393, 13393, 1, true, false, true, std::nullopt}};
   loss.verdict.pass = true;
   loss.measured = l;
   out.push_back(loss);
