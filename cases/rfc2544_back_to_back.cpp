@@ -60,8 +60,7 @@ TEST_P(BackToBack, LongestBurst) {
       if (!r.not_measurable) {
         r = hil::measure::find_back_to_back(o, [&](double fps, std::uint64_t frames) {
           rest();
-          return logged(what, run_frame_burst(trial(), fps, frames),
-                        fmt::format("a burst of {} frames", frames));
+          return logged(what, run_burst(fps, frames), fmt::format("a burst of {} frames", frames));
         });
       }
     } catch (const std::exception& e) {

@@ -50,6 +50,10 @@ std::vector<frame_case> on_paths(const std::vector<frame_case>& frames) {
   return out;
 }
 
+// The frames a witnessed run sent: a trial's or burst's outcome, a probed trial's stream.
+measure::trial_outcome& stream_of(measure::trial_outcome& t) { return t; }
+measure::trial_outcome& stream_of(probed_trial& t) { return t.trial.stream; }
+
 }  // namespace
 
 std::vector<frame_case> frame_cases() {
@@ -161,16 +165,45 @@ std::string frame_size_test::peer_keys() const {
   return path().ipv6() ? "peer.ipv6 and peer.port" : "peer.ipv4 and peer.port";
 }
 
-measure::trial_outcome frame_size_test::run_trial(double fps, std::chrono::milliseconds d) const {
-  if (path().dut_receives()) return session::run_frame_trial(trial(), fps, d);
+template <typename Runner, typename Besides>
+auto frame_size_test::witnessed(Runner run, Besides others) const {
+  if (path().dut_receives()) return run();
   // Read after the test's end: its results exchange went out behind the last frame, so the
   // frames still queued at the end have left by then.
   const auto before = ctx().link.counters(ifname());
-  auto out = session::run_frame_trial(trial(), fps, d);
-  if (const auto grown = link::delta(before, ctx().link.counters(ifname())); !grown.reset_seen) {
-    out.port_carried = grown.growth.tx_packets;
+  auto out = run();
+  const auto grown = link::delta(before, ctx().link.counters(ifname()));
+  if (auto& stream = stream_of(out); !grown.reset_seen) {
+    const std::uint64_t besides = others(out);
+    stream.port_carried = grown.growth.tx_packets - std::min(besides, grown.growth.tx_packets);
   }
   return out;
+}
+
+measure::trial_outcome frame_size_test::run_trial(double fps, std::chrono::milliseconds d) const {
+  return witnessed([&] { return session::run_frame_trial(trial(), fps, d); },
+                   [](const measure::trial_outcome&) { return std::uint64_t{0}; });
+}
+
+measure::trial_outcome frame_size_test::run_burst(double fps, std::uint64_t frames) const {
+  return witnessed([&] { return session::run_frame_burst(trial(), fps, frames); },
+                   [](const measure::trial_outcome&) { return std::uint64_t{0}; });
+}
+
+probed_trial frame_size_test::run_probed(double total_fps, double probe_share,
+                                         std::chrono::milliseconds duration) const {
+  return witnessed(
+      [&] { return run_probed_trial(trial(), ifname(), total_fps, probe_share, duration); },
+      [](const probed_trial& t) { return static_cast<std::uint64_t>(t.trial.probes_sent); });
+}
+
+std::optional<measure::tester_ceiling> frame_size_test::receiver_below(
+    const measure::trial_outcome& stream, std::chrono::milliseconds duration, double accepted_loss,
+    double need_fps) {
+  if (stream.loss_ratio() <= accepted_loss || !stream.lost_beyond_port()) return std::nullopt;
+  const double seconds = std::chrono::duration<double>(duration).count();
+  return measure::tester_ceiling{seconds > 0 ? static_cast<double>(stream.received) / seconds : 0,
+                                 need_fps, measure::tester_end::receiver};
 }
 
 void frame_size_test::rest() const { std::this_thread::sleep_for(rest_); }

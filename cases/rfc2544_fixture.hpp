@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cases/probed_trial.hpp"
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/bench/sim_bench.hpp"
 #include "hil/measure/frame_path.hpp"
@@ -81,6 +82,21 @@ class frame_size_test : public fixtures::traffic_test,
   // when the counters went backwards), so the search can tell frames lost beyond the port
   // (measure/rfc2544_search.hpp). Throws what run_frame_trial throws.
   [[nodiscard]] measure::trial_outcome run_trial(double fps, std::chrono::milliseconds d) const;
+  // One back-to-back burst (session::run_frame_burst with trial()), with port_carried as
+  // run_trial's. Throws what run_frame_burst throws.
+  [[nodiscard]] measure::trial_outcome run_burst(double fps, std::uint64_t frames) const;
+  // A stream with probes inside it (run_probed_trial with trial() through dut.interface), and
+  // when the DUT sends, the stream's port_carried: the port's count less the probes it sent.
+  // Throws what run_probed_trial throws.
+  [[nodiscard]] probed_trial run_probed(double total_fps, double probe_share,
+                                        std::chrono::milliseconds duration) const;
+  // The receiving end's ceiling for the stream of a Latency trial or a Y1564 step, whose load the
+  // check needs carried: set when more than accepted_loss of its frames were lost beyond the
+  // DUT's port (trial_outcome::lost_beyond_port), with what the receiver counted per second over
+  // duration against need_fps.
+  [[nodiscard]] static std::optional<measure::tester_ceiling> receiver_below(
+      const measure::trial_outcome& stream, std::chrono::milliseconds duration,
+      double accepted_loss, double need_fps);
 
   // Waits before a trial until the port has sent what the last one left in it (RFC 2544 §23:
   // the DUT rests between trials): 100 ms, plus on the simulated bench its port's drain time, on
@@ -102,6 +118,10 @@ class frame_size_test : public fixtures::traffic_test,
 
  private:
   void prepare();
+  // run() (a trial or burst), and when the DUT sends, what its port counted out meanwhile less
+  // `others` of what run returns (frames it knows it sent besides), as out's port_carried.
+  template <typename Runner, typename Besides>
+  [[nodiscard]] auto witnessed(Runner run, Besides others) const;
 
   int frame_ = 0;
   int line_mbps_ = 0;

@@ -52,12 +52,15 @@ TEST_P(Latency, RoundTripAtFloor) {
     std::optional<hil::cases::probed_trial> run;
     try {
       rest();
-      run =
-          hil::cases::run_probed_trial(trial(), p.dut.interface, total_fps, probe_share, duration);
+      run = run_probed(total_fps, probe_share, duration);
       logged(what, run->trial.stream, fmt::format("{} s", duration.count() / 1000.0));
-      // A stream short of the load: the tester's ceiling, or a stall of its sender?
+      // A stream short of the load: the tester's ceiling, or a stall of its sender? One whose
+      // frames were lost beyond the DUT's port: the receiving end's ceiling.
       if (!hil::measure::kept_schedule(run->trial.stream, duration, 0.001)) {
         run->trial.not_measurable = ceiling_below(total_fps);
+      } else {
+        run->trial.not_measurable =
+            receiver_below(run->trial.stream, duration, limits.accepted_loss, total_fps);
       }
     } catch (const std::exception& e) {
       ADD_FAILURE() << "an RFC 2544 latency trial against " << trial().base.host << " ("

@@ -99,9 +99,7 @@ TEST_P(ServiceConfiguration, StepLoad) {
       std::optional<hil::cases::probed_trial> run;
       try {
         rest();
-        run = hil::cases::run_probed_trial(trial(), p.dut.interface,
-                                           hil::measure::step_fps(limits, percent), probe_share,
-                                           duration);
+        run = run_probed(hil::measure::step_fps(limits, percent), probe_share, duration);
       } catch (const std::exception& e) {
         ADD_FAILURE() << "a Y.1564 step (" << percent << " % of CIR " << limits.cir_mbps
                       << " Mbit/s) against " << trial().base.host << " (" << peer_keys()
@@ -122,9 +120,15 @@ TEST_P(ServiceConfiguration, StepLoad) {
                        r.probes_sent, r.ftd_ms, r.fdv_ms, r.pass ? "pass" : "fail")
                 << std::flush;
     }
-    // A step short of its rate: the tester's ceiling, or a stall of its sender?
+    // A step short of its rate: the tester's ceiling, or a stall of its sender? A step whose
+    // frames were lost beyond the DUT's port: the receiving end's ceiling.
     std::optional<hil::measure::tester_ceiling> ceiling;
-    if (std::ranges::any_of(steps, [&](const auto& s) {
+    for (const auto& s : steps) {
+      if (ceiling) break;
+      ceiling = receiver_below(s.trial.stream, duration, limits.flr_percent / 100,
+                               hil::measure::step_fps(limits, steps.back().percent));
+    }
+    if (!ceiling && std::ranges::any_of(steps, [&](const auto& s) {
           return !hil::measure::kept_schedule(s.trial.stream, duration, 0.001);
         })) {
       try {

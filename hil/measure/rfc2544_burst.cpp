@@ -42,17 +42,29 @@ burst_result find_back_to_back(const burst_options& o, const burst_runner& run) 
   }
   if (o.repeats < 1) throw std::invalid_argument("RFC 2544 back-to-back: repeats must be ≥ 1");
   burst_result r;
+  const double line_rate = o.line_fps * (1 - o.line_rate_tolerance);
   for (int repeat = 0; repeat < o.repeats; ++repeat) {
-    const auto burst = [&](std::uint64_t frames) {
+    // Whether the burst arrived whole; nullopt when its frames were lost beyond the port (the
+    // receiving end's ceiling, r.not_measurable set): the search ends there.
+    const auto burst = [&](std::uint64_t frames) -> std::optional<bool> {
       const trial_outcome out = run(o.line_fps, frames);
       const bool passed = out.sent >= frames && out.received >= out.sent;
-      r.trials.push_back(
-          {out, frames, repeat, passed, out.sent_fps >= o.line_fps * (1 - o.line_rate_tolerance)});
+      r.trials.push_back({out, frames, repeat, passed, out.sent_fps >= line_rate});
+      if (!passed && out.lost_beyond_port()) {
+        // The receiver's rate over the burst: what it counted of the burst's sending time.
+        const double seconds = out.sent_fps > 0 ? static_cast<double>(out.sent) / out.sent_fps : 0;
+        r.not_measurable =
+            tester_ceiling{seconds > 0 ? static_cast<double>(out.received) / seconds : 0, line_rate,
+                           tester_end::receiver};
+        return std::nullopt;
+      }
       return passed;
     };
     std::uint64_t lo = 0;
     std::uint64_t hi = o.max_frames;
-    if (burst(hi)) {
+    const auto first = burst(hi);
+    if (!first) return r;
+    if (*first) {
       lo = hi;
     } else {
       // lo: the longest whole burst so far; hi: the shortest lossy one.
@@ -62,7 +74,9 @@ burst_result find_back_to_back(const burst_options& o, const burst_runner& run) 
       };
       while (hi - lo > step()) {
         const std::uint64_t mid = lo + (hi - lo) / 2;
-        (burst(mid) ? lo : hi) = mid;
+        const auto whole = burst(mid);
+        if (!whole) return r;
+        (*whole ? lo : hi) = mid;
       }
     }
     r.longest.push_back(lo);

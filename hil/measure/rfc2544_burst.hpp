@@ -8,6 +8,11 @@
 // the burst is still judged (a whole burst is whole at the gaps the DUT itself can make, and a
 // lost frame is lost at no more than line rate), and each burst records whether it was at line
 // rate, so the report can say the gaps were the sender's.
+//
+// When the DUT sends, a burst may carry its port's count of frames out (trial_outcome's
+// port_carried): a lossy burst whose frames were lost beyond the port (lost_beyond_port: the
+// receiving end could not take what the port sent) ends the search as not measurable, naming the
+// receiver: the bench cannot tell how long a burst the port carries whole.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +44,9 @@ struct burst_result {
   std::vector<std::uint64_t> longest;  // per repeat: the longest whole burst (0: none)
   std::vector<burst_trial> trials;     // in the order run
   // Set, with nothing else, when the tester's ceiling (probe_ceiling) was below line rate: a
-  // burst of the sender's gaps says nothing of the DUT's queues, so none was searched.
+  // burst of the sender's gaps says nothing of the DUT's queues, so none was searched. Set after
+  // the bursts run so far when one lost frames beyond the port (the receiver's ceiling: what it
+  // counted per second of the burst, against line rate).
   std::optional<tester_ceiling> not_measurable;
 
   [[nodiscard]] double average() const;

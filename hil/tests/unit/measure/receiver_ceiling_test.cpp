@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "hil/measure/rfc2544_burst.hpp"
 #include "hil/measure/rfc2544_checks.hpp"
 #include "hil/measure/rfc2544_loss.hpp"
 #include "hil/measure/rfc2544_search.hpp"
@@ -169,6 +170,53 @@ TEST(ReceiverCeiling, TheProbeNamesTheSenderWhenBothFellShort) {
 TEST(ReceiverCeiling, TheProbePassesAReceiverThatKeepsUp) {
   EXPECT_FALSE(hil::measure::probe_ceiling(0.99 * gigabit_64, 2, 1s,
                                            [] { return probe(gigabit_64, gigabit_64 - 5); }));
+}
+
+// A burst at line rate of which the port sends up to `port_frames` (its queue's worth) and the
+// receiver counts up to `receiver_frames`.
+struct bursts {
+  std::uint64_t port_frames = 0;
+  std::uint64_t receiver_frames = 0;
+  int run = 0;
+  trial_outcome operator()(double fps, std::uint64_t frames) {
+    ++run;
+    trial_outcome t;
+    t.offered_fps = fps;
+    t.sent_fps = fps;
+    t.sent = frames;
+    const std::uint64_t out = std::min(frames, port_frames);
+    t.port_carried = out + control_segments;
+    t.received = std::min(out, receiver_frames);
+    return t;
+  }
+};
+
+hil::measure::burst_options burst_search() {
+  hil::measure::burst_options o;
+  o.line_fps = gigabit_64;
+  o.max_frames = 2'976'191;
+  o.repeats = 2;
+  return o;
+}
+
+TEST(ReceiverCeiling, ABurstLostBeyondThePortEndsTheBackToBackSearch) {
+  bursts b{10'000'000, 500'000};
+  const auto r = hil::measure::find_back_to_back(burst_search(), std::ref(b));
+  EXPECT_EQ(b.run, 1) << "the first burst says the bench cannot count a whole one";
+  ASSERT_TRUE(r.not_measurable);
+  EXPECT_EQ(r.not_measurable->end, tester_end::receiver);
+  EXPECT_NEAR(r.not_measurable->ceiling_fps, 500'000 / (2'976'191 / gigabit_64), 1);
+  EXPECT_DOUBLE_EQ(r.not_measurable->required_fps, 0.99 * gigabit_64);
+  EXPECT_TRUE(r.longest.empty());
+}
+
+TEST(ReceiverCeiling, ABurstTheDutsQueueCutShortIsSearchedAsBefore) {
+  bursts b{1'000'000, 10'000'000};
+  const auto r = hil::measure::find_back_to_back(burst_search(), std::ref(b));
+  EXPECT_FALSE(r.not_measurable);
+  ASSERT_EQ(r.longest.size(), 2U);
+  EXPECT_LE(r.longest[0], 1'000'000U);
+  EXPECT_GE(r.longest[0], 990'000U);
 }
 
 TEST(ReceiverCeiling, TheSkipSaysThePortSentWhatTheReceiverLostAndWhatWouldLiftIt) {
