@@ -197,15 +197,6 @@ probed_trial frame_size_test::run_probed(double total_fps, double probe_share,
       [](const probed_trial& t) { return static_cast<std::uint64_t>(t.trial.probes_sent); });
 }
 
-std::optional<measure::tester_ceiling> frame_size_test::receiver_below(
-    const measure::trial_outcome& stream, std::chrono::milliseconds duration, double accepted_loss,
-    double need_fps) {
-  if (stream.loss_ratio() <= accepted_loss || !stream.lost_beyond_port()) return std::nullopt;
-  const double seconds = std::chrono::duration<double>(duration).count();
-  return measure::tester_ceiling{seconds > 0 ? static_cast<double>(stream.received) / seconds : 0,
-                                 need_fps, measure::tester_end::receiver};
-}
-
 void frame_size_test::rest() const { std::this_thread::sleep_for(rest_); }
 
 std::optional<measure::tester_ceiling> frame_size_test::ceiling_below(double required_fps) const {

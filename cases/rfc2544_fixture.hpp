@@ -90,13 +90,6 @@ class frame_size_test : public fixtures::traffic_test,
   // Throws what run_probed_trial throws.
   [[nodiscard]] probed_trial run_probed(double total_fps, double probe_share,
                                         std::chrono::milliseconds duration) const;
-  // The receiving end's ceiling for the stream of a Latency trial or a Y1564 step, whose load the
-  // check needs carried: set when more than accepted_loss of its frames were lost beyond the
-  // DUT's port (trial_outcome::lost_beyond_port), with what the receiver counted per second over
-  // duration against need_fps.
-  [[nodiscard]] static std::optional<measure::tester_ceiling> receiver_below(
-      const measure::trial_outcome& stream, std::chrono::milliseconds duration,
-      double accepted_loss, double need_fps);
 
   // Waits before a trial until the port has sent what the last one left in it (RFC 2544 §23:
   // the DUT rests between trials): 100 ms, plus on the simulated bench its port's drain time, on

@@ -59,8 +59,8 @@ TEST_P(Latency, RoundTripAtFloor) {
       if (!hil::measure::kept_schedule(run->trial.stream, duration, 0.001)) {
         run->trial.not_measurable = ceiling_below(total_fps);
       } else {
-        run->trial.not_measurable =
-            receiver_below(run->trial.stream, duration, limits.accepted_loss, total_fps);
+        run->trial.not_measurable = hil::measure::receiver_ceiling(run->trial.stream, duration,
+                                                                   limits.accepted_loss, total_fps);
       }
     } catch (const std::exception& e) {
       ADD_FAILURE() << "an RFC 2544 latency trial against " << trial().base.host << " ("

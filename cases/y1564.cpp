@@ -125,8 +125,9 @@ TEST_P(ServiceConfiguration, StepLoad) {
     std::optional<hil::measure::tester_ceiling> ceiling;
     for (const auto& s : steps) {
       if (ceiling) break;
-      ceiling = receiver_below(s.trial.stream, duration, limits.flr_percent / 100,
-                               hil::measure::step_fps(limits, steps.back().percent));
+      ceiling =
+          hil::measure::receiver_ceiling(s.trial.stream, duration, limits.flr_percent / 100,
+                                         hil::measure::step_fps(limits, steps.back().percent));
     }
     if (!ceiling && std::ranges::any_of(steps, [&](const auto& s) {
           return !hil::measure::kept_schedule(s.trial.stream, duration, 0.001);

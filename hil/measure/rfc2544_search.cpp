@@ -52,15 +52,17 @@ bool parse_tester_end(const std::string& word, tester_end& out) {
   return true;
 }
 
-namespace {
-
-// Frames the receiver counted per second of a trial of duration.
-double received_fps(const trial_outcome& t, std::chrono::milliseconds duration) {
+double trial_outcome::received_fps(std::chrono::milliseconds duration) const {
   const double seconds = std::chrono::duration<double>(duration).count();
-  return seconds > 0 ? static_cast<double>(t.received) / seconds : 0;
+  return seconds > 0 ? static_cast<double>(received) / seconds : 0;
 }
 
-}  // namespace
+std::optional<tester_ceiling> receiver_ceiling(const trial_outcome& t,
+                                               std::chrono::milliseconds duration,
+                                               double accepted_loss, double need_fps) {
+  if (t.loss_ratio() <= accepted_loss || !t.lost_beyond_port()) return std::nullopt;
+  return tester_ceiling{t.received_fps(duration), need_fps, tester_end::receiver};
+}
 
 point_outcome measure_point(const point_rule& rule, double fps, std::chrono::milliseconds duration,
                             bool confirmation, const trial_runner& run,
@@ -74,14 +76,14 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
     const bool passed = kept && !lossy;
     trials.push_back({out, duration, passed, confirmation, kept});
     best_sent = std::max(best_sent, out.sent_fps);
-    best_received = std::max(best_received, received_fps(out, duration));
+    const double counted_fps = out.received_fps(duration);
+    best_received = std::max(best_received, counted_fps);
     // A probe whose sender stayed below the needed rate measured the tester, lossy or not.
     const bool sender_short = !kept && out.sent_fps < rule.required_fps;
     // Frames the port carried and the receiver did not count, where the verdict hangs on them: a
     // probe's receiver counting less than the need, or any loss at or below the need.
-    const bool receiver_short =
-        lossy && out.lost_beyond_port() &&
-        (received_fps(out, duration) < rule.required_fps || fps <= rule.need_fps);
+    const bool receiver_short = lossy && out.lost_beyond_port() &&
+                                (counted_fps < rule.required_fps || fps <= rule.need_fps);
     if (!sender_short && !receiver_short && (kept || lossy)) {
       return {trials.back(), std::nullopt, std::nullopt};
     }
@@ -158,8 +160,9 @@ std::optional<tester_ceiling> probe_ceiling(double required_fps, int retries,
   for (int attempt = 0; attempt <= retries; ++attempt) {
     const trial_outcome out = probe();
     best_sent = std::max(best_sent, out.sent_fps);
-    best_received = std::max(best_received, received_fps(out, length));
-    const bool receiver_short = out.lost_beyond_port() && received_fps(out, length) < required_fps;
+    const double counted_fps = out.received_fps(length);
+    best_received = std::max(best_received, counted_fps);
+    const bool receiver_short = out.lost_beyond_port() && counted_fps < required_fps;
     if (out.sent_fps >= required_fps && !receiver_short) return std::nullopt;
   }
   // A sender below the need is the first limit; one that reached it was let down by its receiver.

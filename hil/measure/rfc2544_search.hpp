@@ -52,6 +52,8 @@ struct trial_outcome {
                ? 0
                : static_cast<double>(sent - std::min(sent, received)) / static_cast<double>(sent);
   }
+  // Frames the receiver counted per second of a trial lasting duration (0 for none).
+  [[nodiscard]] double received_fps(std::chrono::milliseconds duration) const;
   // Frames were lost beyond the DUT's port: it counted out at least every frame sent (none lost
   // inside the DUT), and more than foreign_frame_allowance beyond what the receiver counted (more
   // than the trial's other frames can account for). False without port_carried.
@@ -96,6 +98,13 @@ struct tester_ceiling {
   double required_fps = 0;  // the lowest rate the check needs offered (and counted)
   tester_end end = tester_end::sender;
 };
+
+// The receiving end's ceiling for a trial at a load the check needs carried (a Latency stream, a
+// Y1564 step): set when more than accepted_loss of t's frames were lost beyond the DUT's port
+// (lost_beyond_port), with what the receiver counted per second over duration against need_fps.
+[[nodiscard]] std::optional<tester_ceiling> receiver_ceiling(const trial_outcome& t,
+                                                             std::chrono::milliseconds duration,
+                                                             double accepted_loss, double need_fps);
 
 struct trial_record {
   trial_outcome outcome;

@@ -73,6 +73,24 @@ TEST(ReceiverCeiling, FramesLostBeyondThePortNeedTheCountAboveTheAllowance) {
   EXPECT_TRUE(t.lost_beyond_port());
 }
 
+TEST(ReceiverCeiling, AStreamLostBeyondThePortAtItsLoadIsTheReceiversCeiling) {
+  // A 10 s latency stream at 446,429 frames/s whose receiver counted half of it.
+  trial_outcome t;
+  t.sent = 4'464'290;
+  t.received = 2'232'145;
+  t.port_carried = t.sent + control_segments;
+  const auto c = hil::measure::receiver_ceiling(t, 10s, 0, needed_30_percent);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->end, tester_end::receiver);
+  EXPECT_NEAR(c->ceiling_fps, 223'214.5, 0.1);
+  EXPECT_DOUBLE_EQ(c->required_fps, needed_30_percent);
+  EXPECT_FALSE(hil::measure::receiver_ceiling(t, 10s, 0.6, needed_30_percent))
+      << "within the accepted loss";
+  t.port_carried = t.sent - 1;
+  EXPECT_FALSE(hil::measure::receiver_ceiling(t, 10s, 0, needed_30_percent))
+      << "the DUT's port did not send every frame: the loss is the port's";
+}
+
 TEST(ReceiverCeiling, AReceiverBelowTheNeedEndsTheSearchAtItsFirstPoint) {
   bench b{2e6, 230'000};
   const auto r = hil::measure::find_throughput(search(needed_30_percent), std::ref(b));
