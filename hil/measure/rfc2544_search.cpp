@@ -84,9 +84,10 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
     // probe's receiver counting less than the need, or any loss at or below the need.
     const bool receiver_short = lossy && out.lost_beyond_port() &&
                                 (counted_fps < rule.required_fps || fps <= rule.need_fps);
-    if (!sender_short && !receiver_short && (kept || lossy)) {
+    // A short trial is measured again even when it lost frames: a sender that stalled catches up
+    // in bursts above the offered rate, and a port's queue may lose what it would carry paced.
+    if (!sender_short && !receiver_short && kept)
       return {trials.back(), std::nullopt, std::nullopt};
-    }
     if (attempt == rule.invalid_retries) {
       // A sender below the need is the first limit: a better receiver would not lift it.
       if (best_sent < rule.required_fps) {
@@ -97,6 +98,8 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
                 tester_ceiling{best_received, std::max(rule.required_fps, rule.need_fps),
                                tester_end::receiver}};
       }
+      // Short every time, and still lossy: the port lost frames at no more than the offered rate.
+      if (lossy) return {trials.back(), std::nullopt, std::nullopt};
       return {std::nullopt, tool_limited_words(out, rule.direction), std::nullopt};
     }
   }

@@ -13,11 +13,12 @@
 //                                                              with confirmation-length trials
 //
 // A trial whose sender did not keep the schedule (sent fewer frames than offered_fps × duration
-// by more than schedule_tolerance and one frame of rounding) is invalid. If it lost frames it
-// still fails (the port lost them at no more than the offered rate); without loss it is measured
-// again, and after invalid_retries more the search stops and says the tool or the DUT's CPU was
-// the limit, since a loss-free figure below the offered rate would be the sender's, not the
-// port's.
+// by more than schedule_tolerance and one frame of rounding) is invalid and measured again, lossy
+// or not: a sender that stalled catches up in bursts above the offered rate, which a shaped port's
+// queue may lose although it carries the rate paced. After invalid_retries more, a point whose
+// last trial still lost frames fails (the port lost them at no more than the offered rate); one
+// without loss stops the search, which says the tool or the DUT's CPU was the limit, since a
+// loss-free figure below the offered rate would be the sender's, not the port's.
 //
 // The first trial, at the media maximum, is also the tester's ceiling: a sender that cannot keep
 // that schedule sends as fast as it can, unpaced in effect. When options name the rate the verdict
@@ -158,9 +159,11 @@ struct point_outcome {
 };
 
 // Measures one point: a trial at fps for duration, measured again while its sender fell short
-// without loss (or, for a ceiling probe, short of rule.required_fps) or its frames were lost
-// beyond the port where the verdict hangs on them (the rule above), up to rule.invalid_retries
-// more times. Every trial run is appended to trials. May throw what run throws.
+// (lossy or not; for a ceiling probe, short of rule.required_fps) or its frames were lost beyond
+// the port where the verdict hangs on them (the rule above), up to rule.invalid_retries more
+// times. A point whose sender was short every time counts as failed when the last trial lost
+// frames, else it is the sender's limit. Every trial run is appended to trials. May throw what
+// run throws.
 [[nodiscard]] point_outcome measure_point(const point_rule& rule, double fps,
                                           std::chrono::milliseconds duration, bool confirmation,
                                           const trial_runner& run,
