@@ -199,20 +199,22 @@ probed_trial frame_size_test::run_probed(double total_fps, double probe_share,
 
 void frame_size_test::rest() const { std::this_thread::sleep_for(rest_); }
 
-std::optional<measure::tester_ceiling> frame_size_test::ceiling_below(double required_fps) const {
+std::optional<measure::tester_ceiling> frame_size_test::ceiling_below(
+    double required_fps, std::optional<std::chrono::milliseconds> sustained) const {
   // A trial's shortest length (iperf3's -t is whole seconds): bounded whatever the sender reaches,
   // where a burst of a fixed count would last as long as a slow sender needs.
   constexpr std::chrono::seconds probe_length{1};
-  constexpr int probe_retries = 2;
+  const auto length = sustained.value_or(probe_length);
+  const int retries = sustained ? 0 : 2;
   // No sender offers more than the line: a need at or above the media maximum asks line rate of
   // the tester (a check asking more than the line fails as the port's, in its own trials), and a
   // paced sender within 1 % of it is at it (burst_options::line_rate_tolerance).
   const double need =
       std::min(required_fps, media_max() * (1 - measure::burst_options{}.line_rate_tolerance));
-  return measure::probe_ceiling(need, probe_retries, probe_length, [&] {
+  return measure::probe_ceiling(need, retries, length, [&] {
     rest();
-    return logged("tester ceiling probe, " + frame_name(), run_trial(media_max(), probe_length),
-                  "1 s");
+    return logged("tester ceiling probe, " + frame_name(), run_trial(media_max(), length),
+                  fmt::format("{} s", std::chrono::duration<double>(length).count()));
   });
 }
 

@@ -97,13 +97,16 @@ class frame_size_test : public fixtures::traffic_test,
   void rest() const;
 
   // The tester's ceiling against what the check needs offered (required_fps), for the cases whose
-  // own trials cannot tell it from the port's (measure::probe_ceiling): BackToBack before its
-  // bursts (a burst of a fixed count lasts as long as a slow sender needs), Latency and Y1564
-  // after a trial whose sender fell short (theirs last their duration). Trials of 1 s at the media
-  // maximum, up to three. The need is at most line rate (within 1 %). nullopt when the sender
-  // reached the need; else the case ends as not measurable (fixtures::case_outcome's
-  // not_measurable). May throw what run_frame_trial throws.
-  [[nodiscard]] std::optional<measure::tester_ceiling> ceiling_below(double required_fps) const;
+  // own trials cannot tell it from the port's (measure::probe_ceiling): trials at the media
+  // maximum. BackToBack probes before its bursts (a burst of a fixed count lasts as long as a slow
+  // sender needs): 1 s trials, up to three. Latency and Y1564 probe after a stream whose sender
+  // fell short (theirs last their duration) with one trial as long as that stream (`sustained`):
+  // a sender that reaches the need for a second may not hold it for a trial, and the stream was
+  // the first measurement at that length. The need is at most line rate (within 1 %). nullopt
+  // when the sender reached the need; else the case ends as not measurable
+  // (fixtures::case_outcome's not_measurable). May throw what run_frame_trial throws.
+  [[nodiscard]] std::optional<measure::tester_ceiling> ceiling_below(
+      double required_fps, std::optional<std::chrono::milliseconds> sustained = std::nullopt) const;
 
   // Prints one line per trial, as a tester's log shows it, and returns t.
   static measure::trial_outcome logged(const std::string& what, const measure::trial_outcome& t,

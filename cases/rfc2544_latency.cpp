@@ -57,7 +57,7 @@ TEST_P(Latency, RoundTripAtFloor) {
       // A stream short of the load: the tester's ceiling, or a stall of its sender? One whose
       // frames were lost beyond the DUT's port: the receiving end's ceiling.
       if (!hil::measure::kept_schedule(run->trial.stream, duration, 0.001)) {
-        run->trial.not_measurable = ceiling_below(total_fps);
+        run->trial.not_measurable = ceiling_below(total_fps, duration);
       } else {
         run->trial.not_measurable = hil::measure::receiver_ceiling(run->trial.stream, duration,
                                                                    limits.accepted_loss, total_fps);

@@ -133,7 +133,7 @@ TEST_P(ServiceConfiguration, StepLoad) {
           return !hil::measure::kept_schedule(s.trial.stream, duration, 0.001);
         })) {
       try {
-        ceiling = ceiling_below(hil::measure::step_fps(limits, steps.back().percent));
+        ceiling = ceiling_below(hil::measure::step_fps(limits, steps.back().percent), duration);
       } catch (const std::exception& e) {
         ADD_FAILURE() << "a Y.1564 ceiling probe against " << trial().base.host << " ("
                       << peer_keys() << " in the board profile) could not run: " << e.what();
