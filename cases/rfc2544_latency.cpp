@@ -32,7 +32,8 @@ using namespace std::chrono_literals;
 
 class Latency : public hil::cases::frame_size_test {};
 
-constexpr double probe_share = 0.01;  // of the frames: RFC 2544 times a few frames of a stream
+constexpr double latency_probe_share =
+    0.01;  // of the frames: RFC 2544 times a few frames of a stream
 
 TEST_P(Latency, RoundTripAtFloor) {
   if (!prepare_port()) return;
@@ -52,7 +53,7 @@ TEST_P(Latency, RoundTripAtFloor) {
     std::optional<hil::cases::probed_trial> run;
     try {
       rest();
-      run = run_probed(total_fps, probe_share, duration);
+      run = run_probed(total_fps, latency_probe_share, duration);
       logged(what, run->trial.stream, fmt::format("{} s", duration.count() / 1000.0));
       // A stream short of the load: the tester's ceiling, or a stall of its sender? One whose
       // frames were lost beyond the DUT's port: the receiving end's ceiling.

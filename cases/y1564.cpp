@@ -30,7 +30,7 @@ namespace {
 
 class ServiceConfiguration : public hil::cases::frame_size_test {};
 
-constexpr double probe_share = 0.1;  // of a step's frames
+constexpr double step_probe_share = 0.1;  // of a step's frames
 
 // The service's CIR in Mbit/s of whole frames: the profile's, or its share of what the line
 // carries of frames of frame_bytes (each frame costs 20 more bytes of preamble and gap).
@@ -99,7 +99,7 @@ TEST_P(ServiceConfiguration, StepLoad) {
       std::optional<hil::cases::probed_trial> run;
       try {
         rest();
-        run = run_probed(hil::measure::step_fps(limits, percent), probe_share, duration);
+        run = run_probed(hil::measure::step_fps(limits, percent), step_probe_share, duration);
       } catch (const std::exception& e) {
         ADD_FAILURE() << "a Y.1564 step (" << percent << " % of CIR " << limits.cir_mbps
                       << " Mbit/s) against " << trial().base.host << " (" << peer_keys()

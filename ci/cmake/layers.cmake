@@ -73,6 +73,7 @@ function(hil_layer name)
   set_target_properties(hil_${name} PROPERTIES HIL_FORBID "${L_FORBID};${L_HEADERS_FORBID}"
                                                HIL_DIRS "${L_DIRS}")
   hil_policy(hil_${name})
+  hil_unity(hil_${name})
 endfunction()
 
 function(hil_layer_header_check name)

@@ -58,3 +58,20 @@ endif()
 function(hil_policy target)
   target_link_libraries(${target} PRIVATE hil::warnings hil::sanitizers)
 endfunction()
+
+# hil_unity(target): the target's sources compiled in batches of 8 (CMake's unity build) when
+# HIL_UNITY_BUILD, for what ci/run-hil builds: the library's layers, the fixtures, the cases and
+# the suite's tools. Most of a source's compile time is the headers it shares with its neighbours
+# (nlohmann/json, asio, fmt, gtest): one batch parses them once, which took the suite's cold build
+# on 2 cores from 287 s to the figure in docs/benchmarks.md "Build". Sources of one target
+# therefore share one namespace scope per batch: no two may define the same name in an anonymous
+# namespace or at namespace scope (a shared fact belongs in a header anyway). GCC's
+# -Wsubobject-linkage, meant for headers, would flag every class of a batched source holding a
+# type of its anonymous namespace. Not for the fuzz build (clang, its own targets).
+function(hil_unity target)
+  if(NOT HIL_UNITY_BUILD OR HIL_FUZZ)
+    return()
+  endif()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+  target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-subobject-linkage>)
+endfunction()

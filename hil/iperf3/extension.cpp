@@ -8,6 +8,7 @@
 
 #include "hil/iperf3/params.hpp"
 #include "hil/iperf3/wire.hpp"
+#include "hil/measure/units.hpp"
 
 namespace hil::iperf3 {
 namespace {
@@ -102,8 +103,9 @@ std::string validate_request(const extension_request& r) {
                        measure::workload_name(r.spec.kind));
   }
   if (r.spec.kind == measure::workload::udp_rr &&
-      std::max(r.spec.request_size, r.spec.response_size) > 65507) {
-    return "UDP_RR request and response must fit one datagram (65507 bytes)";
+      std::max(r.spec.request_size, r.spec.response_size) > measure::max_udp_payload) {
+    return fmt::format("UDP_RR request and response must fit one datagram ({} bytes)",
+                       measure::max_udp_payload);
   }
   return {};
 }

@@ -29,7 +29,7 @@ constexpr std::int64_t max_tos = 255;
 constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t default_pacing_timer_us = 1000;
 
-constexpr const char* where = "parameter";
+constexpr const char* parameter_where = "parameter";
 
 // The parameters as signed wire values: both directions validate this one representation.
 struct wire_params {
@@ -166,29 +166,29 @@ wire_params from_json(const nlohmann::json& j) {
   using detail::get_bool;
   using detail::get_int;
   wire_params p;
-  p.tcp = get_bool(j, "tcp", where).value_or(false);
-  p.udp = get_bool(j, "udp", where).value_or(false);
-  p.sctp = get_bool(j, "sctp", where).value_or(false);
-  p.omit = get_int(j, "omit", where).value_or(0);
-  p.time = get_int(j, "time", where);
-  p.num = get_int(j, "num", where).value_or(0);
-  p.blockcount = get_int(j, "blockcount", where).value_or(0);
-  p.mss = get_int(j, "MSS", where).value_or(0);
-  p.nodelay = get_bool(j, "nodelay", where).value_or(false);
-  p.parallel = get_int(j, "parallel", where).value_or(1);
-  p.reverse = get_bool(j, "reverse", where).value_or(false);
-  p.bidirectional = get_bool(j, "bidirectional", where).value_or(false);
-  p.window = get_int(j, "window", where).value_or(0);
-  p.len = get_int(j, "len", where);
-  p.bandwidth = get_int(j, "bandwidth", where).value_or(0);
-  p.pacing_timer = get_int(j, "pacing_timer", where).value_or(default_pacing_timer_us);
-  p.tos = get_int(j, "TOS", where).value_or(0);
+  p.tcp = get_bool(j, "tcp", parameter_where).value_or(false);
+  p.udp = get_bool(j, "udp", parameter_where).value_or(false);
+  p.sctp = get_bool(j, "sctp", parameter_where).value_or(false);
+  p.omit = get_int(j, "omit", parameter_where).value_or(0);
+  p.time = get_int(j, "time", parameter_where);
+  p.num = get_int(j, "num", parameter_where).value_or(0);
+  p.blockcount = get_int(j, "blockcount", parameter_where).value_or(0);
+  p.mss = get_int(j, "MSS", parameter_where).value_or(0);
+  p.nodelay = get_bool(j, "nodelay", parameter_where).value_or(false);
+  p.parallel = get_int(j, "parallel", parameter_where).value_or(1);
+  p.reverse = get_bool(j, "reverse", parameter_where).value_or(false);
+  p.bidirectional = get_bool(j, "bidirectional", parameter_where).value_or(false);
+  p.window = get_int(j, "window", parameter_where).value_or(0);
+  p.len = get_int(j, "len", parameter_where);
+  p.bandwidth = get_int(j, "bandwidth", parameter_where).value_or(0);
+  p.pacing_timer = get_int(j, "pacing_timer", parameter_where).value_or(default_pacing_timer_us);
+  p.tos = get_int(j, "TOS", parameter_where).value_or(0);
   // Flags sent as the number 1; iperf3 HEAD reacts to the key's presence, we to its value.
-  p.get_server_output = get_int(j, "get_server_output", where).value_or(0) != 0;
-  p.udp_counters_64bit = get_int(j, "udp_counters_64bit", where).value_or(0) != 0;
-  p.dont_fragment = get_int(j, "dont_fragment", where).value_or(0) != 0;
-  p.authtoken = detail::get_string(j, "authtoken", where);
-  p.client_version = detail::get_string(j, "client_version", where).value_or("");
+  p.get_server_output = get_int(j, "get_server_output", parameter_where).value_or(0) != 0;
+  p.udp_counters_64bit = get_int(j, "udp_counters_64bit", parameter_where).value_or(0) != 0;
+  p.dont_fragment = get_int(j, "dont_fragment", parameter_where).value_or(0) != 0;
+  p.authtoken = detail::get_string(j, "authtoken", parameter_where);
+  p.client_version = detail::get_string(j, "client_version", parameter_where).value_or("");
   return p;
 }
 

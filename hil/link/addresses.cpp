@@ -11,14 +11,14 @@
 #include <memory>
 #include <thread>
 
+#include "hil/link/detail/nl_handles.hpp"
 #include "hil/link/nl_error.hpp"
 
 namespace hil::link {
 namespace {
 
-struct cache_deleter {
-  void operator()(nl_cache* c) const noexcept { nl_cache_free(c); }
-};
+using detail::cache_deleter;
+
 struct addr_deleter {
   void operator()(rtnl_addr* a) const noexcept { rtnl_addr_put(a); }
 };

@@ -12,15 +12,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "hil/link/detail/nl_handles.hpp"
 #include "hil/link/nl_error.hpp"
 
 namespace hil::link {
 namespace {
 
+using detail::cache_deleter;
+
 // Owning handles for libnl objects.
-struct cache_deleter {
-  void operator()(nl_cache* c) const noexcept { nl_cache_free(c); }
-};
 struct msg_deleter {
   void operator()(nl_msg* m) const noexcept { nlmsg_free(m); }
 };

@@ -10,6 +10,9 @@
 
 namespace hil::measure {
 
+// The largest UDP payload over IPv4: 65,535 bytes of IP datagram less 20 of IP and 8 of UDP header.
+inline constexpr std::uint32_t max_udp_payload = 65507;
+
 // Bits per second of `bytes` carried in `seconds`; 0 when no time elapsed (never inf or nan).
 template <typename Bytes>
 requires std::is_arithmetic_v<Bytes>

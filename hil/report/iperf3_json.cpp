@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "hil/measure/units.hpp"
+#include "hil/report/detail/percent.hpp"
 #include "hil/sys/json_depth.hpp"
 
 namespace hil::report {
@@ -32,10 +33,7 @@ using nlohmann::json;
 // ---------------------------------------------------------------------------------------------
 // Shared arithmetic
 
-// 100 * part / total; 0 when total is 0 (iperf3 "arbitrarily" reports 0% then).
-double percent(std::int64_t part, std::int64_t total) {
-  return total > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(total) : 0.0;
-}
+using detail::percent;
 
 // Adds a counter that may be -1 (unknown) to a sum that may still be -1.
 std::int64_t add_known(std::int64_t sum, std::int64_t value) {

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "hil/measure/units.hpp"
+#include "hil/report/detail/percent.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/json_depth.hpp"
 
@@ -37,9 +38,7 @@ constexpr std::string_view k_outoforder =
     "[SUM]{} {:4.1f}-{:4.1f} sec  {} datagrams received out-of-order\n";
 constexpr std::string_view k_sum = "SUM";
 
-double percent(std::int64_t part, std::int64_t total) {
-  return total > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(total) : 0.0;
-}
+using detail::percent;
 
 // unit_snprintf with format 'A' (bytes, 1024) or 'a' (bits, 1000): scale up to tera, then
 // "#.##", "##.#" or "###"/"####" so the number takes 4 characters.

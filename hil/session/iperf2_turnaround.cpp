@@ -20,7 +20,6 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr std::uint32_t tcp_block = 128 * 1024;  // iperf 2's default TCP buffer
-constexpr std::uint32_t max_datagram = 65507;
 constexpr int fin_copies = 3;   // a stock server sends one; a lost FIN costs the client its count
 constexpr auto udp_grace = 2s;  // a UDP client's FIN may come this late (iperf 2's own wait)
 
@@ -38,7 +37,7 @@ measure::test_spec spec_for(const iperf2_turnaround_setup& s) {
     const auto asked =
         s.header.buffer_len > 0 ? static_cast<std::size_t>(s.header.buffer_len) : s.datagram_len;
     spec.block_len = static_cast<std::uint32_t>(
-        std::clamp<std::size_t>(asked, iperf2::prefix_size, max_datagram));
+        std::clamp<std::size_t>(asked, iperf2::prefix_size, measure::max_udp_payload));
   } else {
     spec.block_len = tcp_block;
   }

@@ -27,7 +27,6 @@ namespace hil::session {
 namespace {
 
 using asio::use_awaitable;
-using asio::experimental::as_tuple;
 using asio::ip::tcp;
 using measure::workload;
 using namespace std::chrono_literals;
@@ -46,7 +45,6 @@ constexpr auto io_timeout = 5s;
 constexpr auto udp_response_timeout = 1s;
 constexpr int max_unanswered = 3;
 // netperf's limit for a UDP datagram (IPv4's largest payload).
-constexpr std::uint32_t max_datagram = 65507;
 // netperf's end of a UDP test: three empty datagrams, in case one is lost.
 constexpr int end_markers = 3;
 
@@ -105,7 +103,7 @@ std::uint32_t default_send_size(const data_plan& p, int type) {
   const sys::unique_fd probe(::socket(p.to.family(), type | SOCK_CLOEXEC, 0));
   if (!probe) sys::throw_last_errno("opening a socket to read its SO_SNDBUF");
   const auto size = static_cast<std::uint32_t>(traffic::socket_buffer(probe.get(), true));
-  return type == SOCK_DGRAM ? std::min(size, max_datagram) : size;
+  return type == SOCK_DGRAM ? std::min(size, measure::max_udp_payload) : size;
 }
 
 // The send size p's test runs at: the one asked for, netperf's default or, for TCP_MAERTS,
@@ -276,7 +274,7 @@ class netserver_session {
     const auto deadline = clock::now() + timeout;
     while (have < m.size()) {
       auto got = co_await until(ctl.async_read_some(asio::buffer(m.data() + have, m.size() - have),
-                                                    as_tuple(use_awaitable)),
+                                                    asio::experimental::as_tuple(use_awaitable)),
                                 deadline);
       if (!got)
         throw_unanswered(std::make_error_code(std::errc::timed_out), m, have, timeout, first);
@@ -361,8 +359,9 @@ class netserver_session {
     std::array<std::uint8_t, 64> sink{};
     const auto deadline = clock::now() + goodbye_timeout;
     for (;;) {
-      auto got = co_await until(ctl.async_read_some(asio::buffer(sink), as_tuple(use_awaitable)),
-                                deadline);
+      auto got = co_await until(
+          ctl.async_read_some(asio::buffer(sink), asio::experimental::as_tuple(use_awaitable)),
+          deadline);
       if (!got || std::get<0>(*got)) break;
     }
     ctl.close(ignored);
@@ -391,9 +390,9 @@ void validate(const netserver_options& o) {
   const bool udp = o.kind == workload::udp_stream || o.kind == workload::udp_rr;
   const std::uint32_t largest =
       o.kind == workload::udp_stream ? o.send_size : std::max(o.request_size, o.response_size);
-  if (udp && largest > max_datagram) {
-    invalid(
-        fmt::format("{} bytes do not fit in one UDP datagram (at most {})", largest, max_datagram));
+  if (udp && largest > measure::max_udp_payload) {
+    invalid(fmt::format("{} bytes do not fit in one UDP datagram (at most {})", largest,
+                        measure::max_udp_payload));
   }
 }
 

@@ -25,7 +25,6 @@ using clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
 constexpr auto connect_timeout = 5s;
-constexpr std::size_t load_block = 128 * 1024;
 constexpr int load_io_timeout_ms = 100;
 // UDP_RR: this many unanswered requests in a row mean the peer is gone, not a lossy link.
 constexpr int max_unanswered = 3;
@@ -71,7 +70,7 @@ class rrul_load {
   }
 
   void run(int fd, bool send, std::atomic<std::uint64_t>& counter, const std::stop_token& st) {
-    std::vector<char> buf(load_block, 'h');
+    std::vector<char> buf(rr_load_block, 'h');
     while (!st.stop_requested()) {
       const ssize_t n = send ? ::send(fd, buf.data(), buf.size(), MSG_NOSIGNAL)
                              : ::recv(fd, buf.data(), buf.size(), 0);

@@ -16,6 +16,9 @@
 
 namespace hil::traffic {
 
+// The bytes of one send or recv of a request/response case's load streams (engine and responder).
+inline constexpr std::size_t rr_load_block = 128 * 1024;
+
 // An IPv4 or IPv6 socket address.
 struct socket_address {
   sockaddr_storage storage{};

@@ -19,7 +19,6 @@ namespace hil::traffic {
 namespace {
 
 constexpr int poll_ms = static_cast<int>(rr_responder::stop_poll.count());
-constexpr std::size_t load_block = 128 * 1024;
 // Connections whose hello is due at once, at most, and how long each may take to send it: long
 // enough for one retransmission of the hello's segment on a congested link (TCP's retransmission
 // timeout is 1 s at first and grows with the round trip: a saturated 10 Mbit/s link with 400 ms
@@ -233,7 +232,7 @@ void rr_responder::answer_crr(int fd) {
 }
 
 void rr_responder::sink(int fd, const std::stop_token& st) {
-  std::vector<char> buf(load_block);
+  std::vector<char> buf(rr_load_block);
   while (!st.stop_requested()) {
     const ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
     if (idle(n)) continue;
@@ -242,7 +241,7 @@ void rr_responder::sink(int fd, const std::stop_token& st) {
 }
 
 void rr_responder::source(int fd, const std::stop_token& st) {
-  std::vector<char> buf(load_block, 'd');
+  std::vector<char> buf(rr_load_block, 'd');
   while (!st.stop_requested()) {
     const ssize_t n = ::send(fd, buf.data(), buf.size(), MSG_NOSIGNAL);
     if (idle(n)) continue;
