@@ -17,7 +17,7 @@ static_assert(std::is_same_v<std::chrono::steady_clock::duration, std::chrono::n
 
 using time_point = pacer::time_point;
 constexpr std::uint64_t max_datagram_bytes = std::uint64_t{1} << 31;
-constexpr std::int64_t max_ns = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t largest_ns = std::numeric_limits<std::int64_t>::max();
 constexpr std::uint64_t max_u64 = std::numeric_limits<std::uint64_t>::max();
 
 // k · bytes · 8 · 10⁹ needs up to 64 + 65 bits, and 32-bit targets (armhf) have no 128-bit
@@ -94,10 +94,10 @@ std::uint64_t mul_div_ceil(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
 // start + offset_ns, or time_point::max() when that is beyond the clock's range. An offset of
 // UINT64_MAX ns is beyond it from any start (or lands exactly on max()), so callers may saturate.
 time_point saturating_add(time_point start, std::uint64_t offset_ns) {
-  // Modulo 2⁶⁴: max_ns − start is in 0…2⁶⁴−1 and, when the offset fits below it, start + offset
+  // Modulo 2⁶⁴: largest_ns − start is in 0…2⁶⁴−1 and, when the offset fits below it, start + offset
   // is in the clock's range, so both wrapped results are exact (C++20 converts modulo 2⁶⁴).
   const auto s = static_cast<std::uint64_t>(start.time_since_epoch().count());
-  const std::uint64_t headroom = static_cast<std::uint64_t>(max_ns) - s;
+  const std::uint64_t headroom = static_cast<std::uint64_t>(largest_ns) - s;
   if (offset_ns > headroom) return time_point::max();
   return time_point(std::chrono::nanoseconds(static_cast<std::int64_t>(s + offset_ns)));
 }
@@ -107,7 +107,7 @@ std::chrono::nanoseconds catchup_spacing_for(std::uint64_t bit_ns, std::uint64_t
   // ⌈T / factor⌉ so catching up never exceeds factor × the rate.
   const double spacing =
       std::ceil(static_cast<double>(bit_ns) / (static_cast<double>(rate) * factor));
-  if (spacing >= static_cast<double>(max_ns)) return std::chrono::nanoseconds(max_ns);
+  if (spacing >= static_cast<double>(largest_ns)) return std::chrono::nanoseconds(largest_ns);
   return std::chrono::nanoseconds(static_cast<std::int64_t>(spacing));
 }
 
