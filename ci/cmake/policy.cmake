@@ -63,9 +63,9 @@ endfunction()
 # HIL_UNITY_BUILD, for what ci/run-hil builds: the library's layers, the fixtures, the cases and
 # the suite's tools. Most of a source's compile time is the headers it shares with its neighbours
 # (nlohmann/json, asio, fmt, gtest): one batch parses them once, which took the suite's cold build
-# on 2 cores from 287 s to the figure in docs/benchmarks.md "Build". Sources of one target
-# therefore share one namespace scope per batch: no two may define the same name in an anonymous
-# namespace or at namespace scope (a shared fact belongs in a header anyway). GCC's
+# on 2 cores from 4 min 47 s to 2 min 24 s (docs/ci.md "How long the main job takes"). Sources of
+# one target therefore share one namespace scope per batch: no two may define the same name in an
+# anonymous namespace or at namespace scope (a shared fact belongs in a header anyway). GCC's
 # -Wsubobject-linkage, meant for headers, would flag every class of a batched source holding a
 # type of its anonymous namespace. Not for the fuzz build (clang, its own targets).
 function(hil_unity target)
