@@ -1,6 +1,7 @@
 #include "hil/measure/rfc2544_search.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -52,6 +53,10 @@ bool parse_tester_end(const std::string& word, tester_end& out) {
   return true;
 }
 
+double need_point(double required_fps) {
+  return required_fps > 0 ? std::floor(required_fps) + 1 : 0;
+}
+
 double trial_outcome::received_fps(std::chrono::milliseconds duration) const {
   const double seconds = std::chrono::duration<double>(duration).count();
   return seconds > 0 ? static_cast<double>(received) / seconds : 0;
@@ -81,9 +86,10 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
     // A probe whose sender stayed below the needed rate measured the tester, lossy or not.
     const bool sender_short = !kept && out.sent_fps < rule.required_fps;
     // Frames the port carried and the receiver did not count, where the verdict hangs on them: a
-    // probe's receiver counting less than the need, or any loss at or below the need.
+    // probe's receiver counting less than the need, or any loss at or below the need (to the
+    // whole frame per second the search offers the need at: need_point).
     const bool receiver_short = lossy && out.lost_beyond_port() &&
-                                (counted_fps < rule.required_fps || fps <= rule.need_fps);
+                                (counted_fps < rule.required_fps || fps < rule.need_fps + 1);
     // A short trial is measured again even when it lost frames: a sender that stalled catches up
     // in bursts above the offered rate, and a port's queue may lose what it would carry paced.
     if (!sender_short && !receiver_short && kept)
@@ -125,13 +131,17 @@ search_result find_throughput(const search_options& o, const trial_runner& run) 
   double lo = 0;
   double hi = o.max_fps;
   const double step = o.resolution * o.max_fps;
+  const double need = need_point(o.required_fps);
   bool long_trials = false;  // after a failed confirmation every trial is confirmation-length
   const auto first = trial(o.max_fps, false, o.required_fps);
   if (!first) return r;
   if (*first) lo = o.max_fps;
   for (;;) {
     while (hi - lo > step && budget_left()) {
-      const double mid = (lo + hi) / 2;
+      // The rate the verdict needs, while it lies between the last pass and the first fail: the
+      // answer's side of the limit then rests on a trial at the limit, not on a neighbour.
+      const bool need_open = need > 0 && need > lo && need < hi;
+      const double mid = need_open ? need : (lo + hi) / 2;
       const auto passed = trial(mid, long_trials);
       if (!passed) return r;
       (*passed ? lo : hi) = mid;

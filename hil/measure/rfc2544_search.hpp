@@ -8,6 +8,7 @@
 //        │ fails
 //        ▼
 //   [lo = 0, hi = max]: trial at (lo + hi) / 2, pass → lo, fail → hi, until hi − lo ≤ resolution
+//        │    (the verdict's own rate first, while it lies between lo and hi: need_point)
 //        ▼
 //   confirmation trial at lo (confirm_duration) ── fails ──▶ hi = lo, lo = 0: the search again
 //                                                              with confirmation-length trials
@@ -134,6 +135,11 @@ struct search_result {
 // The words of a search or sweep stopped by a sender that fell short without loss: the rates, and
 // whose limit it was (frame_path.hpp's sender_limit_words).
 [[nodiscard]] std::string tool_limited_words(const trial_outcome& t, frame_direction d);
+
+// The rate the search offers a trial at the verdict's own rate at: required_fps rounded up to the
+// next whole frame per second (0 for none), so the percentage of the media maximum a check derives
+// from a pass there is not a rounding below its limit.
+[[nodiscard]] double need_point(double required_fps);
 
 // Runs one trial at fps for duration and reports it. May throw; the search passes it on.
 using trial_runner = std::function<trial_outcome(double fps, std::chrono::milliseconds duration)>;

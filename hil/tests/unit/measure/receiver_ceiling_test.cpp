@@ -116,15 +116,33 @@ TEST(ReceiverCeiling, AReceiverAboveTheNeedLetsTheSearchFindWhatItCounts) {
 
 TEST(ReceiverCeiling, LossBeyondThePortAtOrBelowTheNeedIsNotMeasurable) {
   // A receiver losing 1 % at any rate: above the need the trials fail and the search goes down;
-  // the first point at or below the need is measured three times, then the case ends.
+  // its next point is the need itself, measured three times, then the case ends.
   bench b{2e6, 2e6, 0.01};
   const auto r = hil::measure::find_throughput(search(needed_30_percent), std::ref(b));
   ASSERT_TRUE(r.not_measurable);
   EXPECT_EQ(r.not_measurable->end, tester_end::receiver);
   EXPECT_DOUBLE_EQ(r.not_measurable->required_fps, needed_30_percent);
-  ASSERT_EQ(r.trials.size(), 5U) << "the maximum, half of it, then three at a quarter";
-  EXPECT_LE(r.trials.back().outcome.offered_fps, needed_30_percent);
+  ASSERT_EQ(r.trials.size(), 4U) << "the maximum, then three at the need";
+  EXPECT_DOUBLE_EQ(r.trials.back().outcome.offered_fps,
+                   hil::measure::need_point(needed_30_percent));
   EXPECT_FALSE(r.throughput_fps);
+}
+
+TEST(ReceiverCeiling, AReceiverThatKeepsUpAtTheNeedOnlyPassesAtTheNeedItself) {
+  // Lossy beyond the port above the need, clean at it: bisection alone would settle on its last
+  // passing midpoint, up to the resolution below the need, and fail a port that carries the need.
+  // The search tries the need itself and the answer is exactly it.
+  bench b{2e6, needed_30_percent + 10};  // the need point is within 1 frame/s of the need
+  const auto r = hil::measure::find_throughput(search(needed_30_percent), std::ref(b));
+  EXPECT_FALSE(r.not_measurable);
+  ASSERT_TRUE(r.throughput_fps);
+  const double need = hil::measure::need_point(needed_30_percent);
+  EXPECT_DOUBLE_EQ(*r.throughput_fps, need) << "the need to the whole frame per second above it";
+  EXPECT_DOUBLE_EQ(r.trials[1].outcome.offered_fps, need) << "right after the maximum";
+  EXPECT_TRUE(
+      hil::measure::check_frame_throughput(
+          {64, 1000, gigabit_64, 30, 0, {hil::measure::frame_direction::dut_transmits, 4}}, r)
+          .pass);
 }
 
 TEST(ReceiverCeiling, FramesTheDutsPortDroppedStayThePortsFailure) {
