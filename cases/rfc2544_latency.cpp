@@ -32,8 +32,8 @@ using namespace std::chrono_literals;
 
 class Latency : public hil::cases::frame_size_test {};
 
-constexpr double latency_probe_share =
-    0.01;  // of the frames: RFC 2544 times a few frames of a stream
+// Of the frames: RFC 2544 times a few frames of a stream.
+constexpr double latency_probe_share = 0.01;
 
 TEST_P(Latency, RoundTripAtFloor) {
   if (!prepare_port()) return;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hil/iperf3/wire.hpp"
+#include "hil/measure/units.hpp"
 
 namespace hil::iperf3 {
 
@@ -22,7 +23,7 @@ constexpr std::int64_t max_omit_s = 600;                                  // MAX
 constexpr std::int64_t max_streams = 128;                                 // MAX_STREAMS
 constexpr std::int64_t max_blocksize = std::int64_t{1024} * 1024;         // MAX_BLOCKSIZE
 constexpr std::int64_t min_udp_blocksize = 16;                            // MIN_UDP_BLOCKSIZE
-constexpr std::int64_t max_udp_blocksize = 65507;                         // MAX_UDP_BLOCKSIZE
+constexpr std::int64_t max_udp_blocksize = measure::max_udp_payload;      // MAX_UDP_BLOCKSIZE
 constexpr std::int64_t max_tcp_buffer = std::int64_t{512} * 1024 * 1024;  // MAX_TCP_BUFFER
 constexpr std::int64_t max_mss = 32767;                                   // MAX_MSS
 constexpr std::int64_t max_tos = 255;

@@ -20,12 +20,12 @@ CLI::Validator number_with_suffix(bool rate) {
 }
 
 // iperf3's own limits (src/iperf.h), so a stock server is never sent what it refuses.
-constexpr double max_time_s = 86400;                        // MAX_TIME
-constexpr double max_omit_s = 600;                          // MAX_OMIT_TIME
-constexpr std::uint64_t max_tcp_block = 1024 * 1024;        // MAX_BLOCKSIZE
-constexpr std::uint64_t min_udp_block = 16;                 // MIN_UDP_BLOCKSIZE
-constexpr std::uint64_t max_udp_block = 65507;              // MAX_UDP_BLOCKSIZE
-constexpr std::uint64_t max_window = 512ULL * 1024 * 1024;  // MAX_TCP_BUFFER
+constexpr double max_time_s = 86400;                                    // MAX_TIME
+constexpr double max_omit_s = 600;                                      // MAX_OMIT_TIME
+constexpr std::uint64_t max_tcp_block = 1024 * 1024;                    // MAX_BLOCKSIZE
+constexpr std::uint64_t min_udp_block = 16;                             // MIN_UDP_BLOCKSIZE
+constexpr std::uint64_t max_udp_block = hil::measure::max_udp_payload;  // MAX_UDP_BLOCKSIZE
+constexpr std::uint64_t max_window = 512ULL * 1024 * 1024;              // MAX_TCP_BUFFER
 
 std::chrono::milliseconds millis(double seconds) {
   return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
