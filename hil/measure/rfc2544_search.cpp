@@ -86,10 +86,11 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
     // A probe whose sender stayed below the needed rate measured the tester, lossy or not.
     const bool sender_short = !kept && out.sent_fps < rule.required_fps;
     // Frames the port carried and the receiver did not count, where the verdict hangs on them: a
-    // probe's receiver counting less than the need, or any loss at or below the need (to the
-    // whole frame per second the search offers the need at: need_point).
-    const bool receiver_short = lossy && out.lost_beyond_port() &&
-                                (counted_fps < rule.required_fps || fps < rule.need_fps + 1);
+    // probe's receiver counting less than the need, or any loss at or below the rate the search
+    // offers the need at (need_point).
+    const bool receiver_short =
+        lossy && out.lost_beyond_port() &&
+        (counted_fps < rule.required_fps || fps <= need_point(rule.need_fps));
     // A short trial is measured again even when it lost frames: a sender that stalled catches up
     // in bursts above the offered rate, and a port's queue may lose what it would carry paced.
     if (!sender_short && !receiver_short && kept)
