@@ -34,6 +34,7 @@ hil::record::frame_throughput_figures figures_of(const hil::record::frame_port& 
   f.accepted_loss_percent = o.accepted_loss * 100;
   f.resolution_percent = o.resolution * 100;
   f.tool_limited = r.tool_limited.value_or("");
+  f.sender_ceiling_fps = r.sender_ceiling_fps;
   for (const auto& trial : r.trials) f.trials.push_back(hil::cases::trial_record_of(trial));
   return f;
 }

@@ -11,13 +11,13 @@
 // carry a reflected tag, and any peer's host answers ping), timed as a round trip (one-way needs
 // clocks in sync), at the floor the port must carry (so the case stands on its own, not on another
 // case's answer). Probes are at most 1 % of the frames and 100 a second; the stream offers the
-// rest of the load. A stream short of the load is followed by a probe of the tester's ceiling:
-// below the load, the case ends as not measurable on this bench (the trial's figures recorded);
-// else the shortfall fails as the tool's limit. (The trial lasts its duration whatever the
-// sender reaches, so the probe can wait for a shortfall and costs nothing on a tester that
-// keeps the load.)
+// rest of the load. A stream whose sender fell short of the load is run again, twice at most, as a
+// search's trial is (a sender that stalled once may keep it next time); short every time without
+// loss, the sender cannot offer the load the check needs, and the case ends as not measurable on
+// this bench (the last stream's figures recorded); short and lossy, the loss counts as the port's.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -52,16 +52,25 @@ TEST_P(Latency, RoundTripAtFloor) {
     const auto before = ctx().link.counters(p.dut.interface);
     std::optional<hil::cases::probed_trial> run;
     try {
-      rest();
-      run = run_probed(total_fps, latency_probe_share, duration);
-      logged(what, run->trial.stream, fmt::format("{} s", duration.count() / 1000.0));
-      // A stream short of the load: the tester's ceiling, or a stall of its sender? One whose
-      // frames were lost beyond the DUT's port: the receiving end's ceiling.
-      if (!hil::measure::kept_schedule(run->trial.stream, duration, 0.001)) {
-        run->trial.not_measurable = ceiling_below(total_fps, duration);
+      const hil::measure::point_rule rule;
+      double best_fps = 0;  // the best load a stream's sender reached, its probes included
+      bool kept = false;
+      for (int attempt = 0; !kept && attempt <= rule.invalid_retries; ++attempt) {
+        rest();
+        run = run_probed(total_fps, latency_probe_share, duration);
+        const auto& s = run->trial.stream;
+        logged(what, s, fmt::format("{} s", duration.count() / 1000.0));
+        kept = hil::measure::kept_schedule(s, duration, rule.schedule_tolerance);
+        best_fps = std::max(best_fps, s.sent_fps + total_fps - s.offered_fps);
+      }
+      const auto& s = run->trial.stream;
+      // Short every time without loss: the sender cannot offer the load. Frames lost beyond the
+      // DUT's port: the receiving end's ceiling.
+      if (!kept && s.loss_ratio() <= limits.accepted_loss) {
+        run->trial.not_measurable = hil::measure::tester_ceiling{best_fps, total_fps};
       } else {
-        run->trial.not_measurable = hil::measure::receiver_ceiling(run->trial.stream, duration,
-                                                                   limits.accepted_loss, total_fps);
+        run->trial.not_measurable =
+            hil::measure::receiver_ceiling(s, duration, limits.accepted_loss, total_fps);
       }
     } catch (const std::exception& e) {
       ADD_FAILURE() << "an RFC 2544 latency trial against " << trial().base.host << " ("

@@ -1,5 +1,6 @@
 #include "hil/measure/rfc2544_loss.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -20,11 +21,24 @@ loss_sweep_result sweep_frame_loss(const loss_sweep_options& o, const trial_runn
   loss_sweep_result r;
   const auto steps = static_cast<int>(std::floor(1 / o.step + 1e-9));
   int loss_free_in_a_row = 0;
+  const double need = need_point(o.required_fps);
   for (int k = 0; k < steps; ++k) {
     const double load = 1 - k * o.step;
     const point_rule rule{o.accepted_loss, o.schedule_tolerance,        o.invalid_retries,
                           o.direction,     k == 0 ? o.required_fps : 0, o.required_fps};
-    auto p = measure_point(rule, o.max_fps * load, o.trial_duration, false, run, r.trials);
+    const double fps = o.max_fps * load;
+    auto p = measure_point(rule, fps, o.trial_duration, false, run, r.trials);
+    // A step above the floor the sender could not offer, though it reaches the floor: the top of
+    // what this bench offers, not a measurement; the sweep goes on to the loads the verdict needs.
+    // A sender short of the floor itself cannot offer what the verdict needs: not measurable.
+    if (p.tool_limited && need > 0) {
+      if (fps > need && p.best_sent_fps >= need) {
+        r.sender_ceiling_fps = std::max(r.sender_ceiling_fps.value_or(0), p.best_sent_fps);
+        continue;
+      }
+      r.not_measurable = tester_ceiling{p.best_sent_fps, o.required_fps};
+      return r;
+    }
     if (!p.counted) {
       r.tool_limited = std::move(p.tool_limited);
       r.not_measurable = p.not_measurable;

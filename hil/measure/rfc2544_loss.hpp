@@ -6,14 +6,18 @@
 //   100 % ─▶ 90 % ─▶ 80 % … each a trial of trial_duration; stop after two successive loss-free
 //   trials, or after the lowest step (one step above zero)
 //
-// A trial whose sender fell short without loss is measured again, and after invalid_retries more
-// the sweep stops as the tool's or the DUT CPU's limit (the search's rule, rfc2544_search.hpp); a
-// short trial that lost frames counts as it is: the port lost them at no more than the offered
-// load. The first step is also the tester's ceiling probe (the search's rule): a sender that stays
-// below required_fps there ends the sweep as not measurable on this bench. So does a step at or
-// below required_fps whose frames were lost beyond the DUT's port, or a first step whose receiver
-// counted less than it (the search's receiver rule): the bench cannot tell there whether the port
-// keeps the floor.
+// A trial whose sender fell short is measured again, lossy or not (the search's rule,
+// rfc2544_search.hpp); a point short every time counts as failed when its last trial lost frames
+// (the port lost them at no more than the offered load), else the sweep stops as the tool's or the
+// DUT CPU's limit. With a floor (required_fps), a step above it whose sender fell short without
+// loss, though it reached the floor, is not offered: the sweep notes the sender's best rate
+// (sender_ceiling_fps) and goes on to the next load, for the verdict rests on the loads at or
+// below the floor; a sender short of the floor itself ends the sweep as not measurable. The first
+// step is also the tester's ceiling probe (the search's rule): a sender that stays below
+// required_fps there ends the sweep as not measurable on this bench. So does a step at or below
+// required_fps whose frames were lost beyond the DUT's port, or a first step whose receiver counted
+// less than it (the search's receiver rule): the bench cannot tell there whether the port keeps the
+// floor.
 #pragma once
 
 #include <chrono>
@@ -47,6 +51,9 @@ struct loss_sweep_result {
   bool settled = false;              // two successive loss-free steps ended the sweep
   std::optional<std::string> tool_limited;       // as search_result's; the sweep stopped there
   std::optional<tester_ceiling> not_measurable;  // as search_result's
+  // Set when a step above the floor was not offered, its sender short of it without loss: the
+  // best rate that sender reached. Such a step is in trials, not in steps.
+  std::optional<double> sender_ceiling_fps;
 };
 
 // The sweep above. Throws std::invalid_argument for options it cannot use (max_fps ≤ 0, a step

@@ -107,61 +107,89 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
       }
       // Short every time, and still lossy: the port lost frames at no more than the offered rate.
       if (lossy) return {trials.back(), std::nullopt, std::nullopt};
-      return {std::nullopt, tool_limited_words(out, rule.direction), std::nullopt};
+      return {std::nullopt, tool_limited_words(out, rule.direction), std::nullopt, best_sent};
     }
   }
 }
 
+namespace {
+
+// How one point of the search ended: it passed or failed, the sender could not offer it above a
+// rate the verdict rests on (capped: the top of what this bench offers), or the search stops.
+enum class point_end { passed, failed, capped, stop };
+
+}  // namespace
+
 search_result find_throughput(const search_options& o, const trial_runner& run) {
   check(o);
   search_result r;
-  // One point (measure_point's rule); nullopt when it never counted, r then says why.
-  const auto trial = [&](double fps, bool confirmation,
-                         double required_fps = 0) -> std::optional<bool> {
-    const point_rule rule{o.accepted_loss, o.schedule_tolerance, o.invalid_retries,
-                          o.direction,     required_fps,         o.required_fps};
-    const auto duration = confirmation ? o.confirm_duration : o.trial_duration;
-    auto p = measure_point(rule, fps, duration, confirmation, run, r.trials);
-    if (p.counted) return p.counted->passed;
-    r.tool_limited = std::move(p.tool_limited);
-    r.not_measurable = p.not_measurable;
-    return std::nullopt;
-  };
-  const auto budget_left = [&] { return static_cast<int>(r.trials.size()) < o.max_trials; };
-
   double lo = 0;
   double hi = o.max_fps;
   const double step = o.resolution * o.max_fps;
   const double need = need_point(o.required_fps);
+  double sender_best = 0;  // the best rate a capped point's sender reached
+  // One point (measure_point's rule); a stop leaves in r why.
+  const auto trial = [&](double fps, bool confirmation, double required_fps = 0) {
+    const point_rule rule{o.accepted_loss, o.schedule_tolerance, o.invalid_retries,
+                          o.direction,     required_fps,         o.required_fps};
+    const auto duration = confirmation ? o.confirm_duration : o.trial_duration;
+    auto p = measure_point(rule, fps, duration, confirmation, run, r.trials);
+    if (p.counted) return p.counted->passed ? point_end::passed : point_end::failed;
+    // With a need, a sender short without loss caps the search above the need once it offered
+    // the need (passed there, or reached it unpaced at the first trial): the verdict rests on the
+    // rates below, which it can offer. Else it cannot offer the need: not measurable.
+    if (p.tool_limited && need > 0) {
+      if (fps > need && (lo >= need || p.best_sent_fps >= need)) {
+        sender_best = std::max(sender_best, p.best_sent_fps);
+        return point_end::capped;
+      }
+      r.not_measurable = tester_ceiling{p.best_sent_fps, o.required_fps};
+      return point_end::stop;
+    }
+    r.tool_limited = std::move(p.tool_limited);
+    r.not_measurable = p.not_measurable;
+    return point_end::stop;
+  };
+  const auto budget_left = [&] { return static_cast<int>(r.trials.size()) < o.max_trials; };
+  // The answer: lo, a lower bound of the port's when the rate above it was the sender's cap.
+  bool hi_capped = false;
+  const auto answer = [&] {
+    r.throughput_fps = lo;
+    if (hi_capped) r.sender_ceiling_fps = sender_best;
+    return r;
+  };
+
   bool long_trials = false;  // after a failed confirmation every trial is confirmation-length
   const auto first = trial(o.max_fps, false, o.required_fps);
-  if (!first) return r;
-  if (*first) lo = o.max_fps;
+  if (first == point_end::stop) return r;
+  if (first == point_end::passed) lo = o.max_fps;
+  hi_capped = first == point_end::capped;
   for (;;) {
     while (hi - lo > step && budget_left()) {
       // The rate the verdict needs, while it lies between the last pass and the first fail: the
       // answer's side of the limit then rests on a trial at the limit, not on a neighbour.
       const bool need_open = need > 0 && need > lo && need < hi;
       const double mid = need_open ? need : (lo + hi) / 2;
-      const auto passed = trial(mid, long_trials);
-      if (!passed) return r;
-      (*passed ? lo : hi) = mid;
+      const auto end = trial(mid, long_trials);
+      if (end == point_end::stop) return r;
+      if (end == point_end::passed) {
+        lo = mid;
+      } else {
+        hi = mid;
+        hi_capped = end == point_end::capped;
+      }
     }
     if (lo <= 0 || !budget_left()) return r;  // nothing passed (above the resolution)
-    if (long_trials) {
-      r.throughput_fps = lo;  // it passed at the confirmation's length
-      return r;
-    }
+    if (long_trials) return answer();         // it passed at the confirmation's length
     const auto confirmed = trial(lo, true);
-    if (!confirmed) return r;
-    if (*confirmed) {
-      r.throughput_fps = lo;
-      return r;
-    }
-    // The longer trial lost frames where the short ones did not (a queue that fills slowly):
-    // search below it again, with trials as long as the confirmation.
+    if (confirmed == point_end::stop) return r;
+    if (confirmed == point_end::passed) return answer();
+    // The longer trial lost frames where the short ones did not (a queue that fills slowly), or
+    // its sender could not keep lo that long: search below it again, with trials as long as the
+    // confirmation.
     long_trials = true;
     hi = lo;
+    hi_capped = confirmed == point_end::capped;
     lo = 0;
   }
 }

@@ -18,14 +18,24 @@
 // or not: a sender that stalled catches up in bursts above the offered rate, which a shaped port's
 // queue may lose although it carries the rate paced. After invalid_retries more, a point whose
 // last trial still lost frames fails (the port lost them at no more than the offered rate); one
-// without loss stops the search, which says the tool or the DUT's CPU was the limit, since a
-// loss-free figure below the offered rate would be the sender's, not the port's.
+// without loss stops the search (without a need; with one, below), which says the tool or the
+// DUT's CPU was the limit, since a loss-free figure below the offered rate would be the sender's,
+// not the port's.
 //
 // The first trial, at the media maximum, is also the tester's ceiling: a sender that cannot keep
 // that schedule sends as fast as it can, unpaced in effect. When options name the rate the verdict
 // needs (required_fps) and the sender stays below it, measured again up to invalid_retries more
 // times, the search stops at once as not measurable on this bench: nothing it could find would be
 // the port's pass or failure, only the tester's (docs/checks.md "Rfc2544").
+//
+// A sender that reaches the need but not above it caps the search instead: a point above the need
+// whose sender fell short without loss every time, once the sender has offered the need (the first
+// trial reached it, or a trial at it passed), is the top of what this bench offers. The search
+// takes it as its upper bound (hi) and goes on below; the answer is then a lower bound of the
+// port's throughput, with the sender's best rate beside it (sender_ceiling_fps). A sender short
+// without loss that has not shown it reaches the need (at or below the need, say) cannot offer
+// what the verdict needs, paced: not measurable, as at the first trial. Only a search without a
+// need (required_fps 0) still stops at a short sender as its limit (tool_limited).
 #pragma once
 
 #include <chrono>
@@ -125,6 +135,9 @@ struct search_result {
   // Set when the first trial's sender stayed below options.required_fps: the search stopped there,
   // and the check is not measurable on this bench.
   std::optional<tester_ceiling> not_measurable;
+  // Set with throughput_fps when the rate above it was the sender's cap, not a loss: the best rate
+  // the capped points' sender reached. throughput_fps is then a lower bound of the port's.
+  std::optional<double> sender_ceiling_fps;
 };
 
 // Whether a trial's sender kept its schedule over duration: it sent at least offered_fps ×
@@ -162,6 +175,7 @@ struct point_outcome {
   std::optional<trial_record> counted;
   std::optional<std::string> tool_limited;
   std::optional<tester_ceiling> not_measurable;
+  double best_sent_fps = 0;  // the best rate the point's senders reached, set with tool_limited
 };
 
 // Measures one point: a trial at fps for duration, measured again while its sender fell short

@@ -135,6 +135,7 @@ json to_json_of(const frame_throughput_figures& f) {
   j["trials"] = trials_to_json(f.trials);
   if (f.throughput_fps) j["throughput_fps"] = rounded(*f.throughput_fps, 1);
   if (!f.tool_limited.empty()) j["tool_limited"] = f.tool_limited;
+  if (f.sender_ceiling_fps) j["sender_ceiling_fps"] = rounded(*f.sender_ceiling_fps, 1);
   return j;
 }
 
@@ -146,6 +147,7 @@ json to_json_of(const frame_loss_figures& f) {
   j["settled"] = f.settled;
   j["trials"] = trials_to_json(f.trials);
   if (!f.tool_limited.empty()) j["tool_limited"] = f.tool_limited;
+  if (f.sender_ceiling_fps) j["sender_ceiling_fps"] = rounded(*f.sender_ceiling_fps, 1);
   return j;
 }
 
@@ -363,6 +365,7 @@ frame_throughput_figures frame_throughput_of(const object_reader& r) {
   f.accepted_loss_percent = r.get<double>("accepted_loss_percent");
   f.resolution_percent = r.get<double>("resolution_percent");
   f.tool_limited = r.get_or<std::string>("tool_limited", "");
+  f.sender_ceiling_fps = r.optional<double>("sender_ceiling_fps");
   f.trials = trials_of(r);
   return f;
 }
@@ -375,6 +378,7 @@ frame_loss_figures frame_loss_of(const object_reader& r) {
   f.accepted_loss_percent = r.get<double>("accepted_loss_percent");
   f.settled = r.get<bool>("settled");
   f.tool_limited = r.get_or<std::string>("tool_limited", "");
+  f.sender_ceiling_fps = r.optional<double>("sender_ceiling_fps");
   f.trials = trials_of(r);
   return f;
 }

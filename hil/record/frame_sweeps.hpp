@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct frame_loss_figures {
   double accepted_loss_percent = 0;  // 0: RFC 2544's zero loss
   bool settled = false;              // two successive loss-free steps ended the sweep
   std::string tool_limited;          // non-empty: the trial that showed the sender's limit
+  // Present when a load above the floor was not offered, its sender short of it without loss: the
+  // best rate that sender reached (the sweep went on below it).
+  std::optional<double> sender_ceiling_fps;
   // Every trial in the order run; the last one at an offered rate is that load's measurement
   // (passed: loss-free; confirmation is never set).
   std::vector<frame_trial_record> trials;

@@ -37,7 +37,10 @@ struct frame_throughput_figures {
   double resolution_percent = 0;            // of the media maximum
   std::string pacing;                       // how the sender shaped its bursts, in words
   std::string tool_limited;                 // non-empty: the trial that showed the sender's limit
-  std::vector<frame_trial_record> trials;   // in the order run
+  // Present with throughput_fps when the rate above it was the sender's cap, not the port's loss:
+  // the best rate that sender reached. throughput_fps is then a lower bound of the port's.
+  std::optional<double> sender_ceiling_fps;
+  std::vector<frame_trial_record> trials;  // in the order run
 
   // The found rate as a share of the media maximum, and as frame bits/s (RFC 2544's Mbit/s).
   [[nodiscard]] std::optional<double> percent_of_media_max() const {

@@ -80,6 +80,8 @@ loss_curve loss_curve_of(const record::case_record& r, const record::frame_loss_
                             ? 100.0 * static_cast<double>(t.sent - std::min(t.sent, t.received)) /
                                   static_cast<double>(t.sent)
                             : 0;
+    // A trial whose sender fell short without (counted) loss measured the sender, not the load.
+    if (!t.valid && loss <= f.accepted_loss_percent) continue;
     const auto same = std::ranges::find_if(
         c.points, [&](const auto& p) { return std::abs(p.first - load) < 1e-6; });
     if (same != c.points.end()) {
@@ -136,6 +138,8 @@ frame_result frame_row_of(const record::case_record& r, const record::frame_thro
                    path_of(f.direction, f.ip_version)};
   if (!f.tool_limited.empty()) {
     row.note = "sender's limit";
+  } else if (f.sender_ceiling_fps) {
+    row.note = "sender's cap";
   } else if (!f.throughput_fps) {
     row.note = "no loss-free rate";
   }

@@ -99,7 +99,9 @@ struct frame_result {
   double media_max_fps = 0;   // line / ((frame + 20) · 8)
   std::optional<double> fps;  // the loss-free rate found; none: see note
   bool pass = false;
-  std::string note;  // why there is no figure: the sender's limit, no loss-free rate, skipped
+  // Why there is no figure (the sender's limit, no loss-free rate, skipped), or with one, why it
+  // is a lower bound (the sender's cap).
+  std::string note;
   std::string path;  // port_id's
   // The found rate as frame bits (Mbit/s, RFC 2544's and seed 003's) and as % of the maximum.
   [[nodiscard]] std::optional<double> mbps() const {
@@ -118,7 +120,9 @@ struct loss_curve {
   std::string board;
   std::vector<std::pair<double, double>> points;  // (load to 0.1 %, loss %), as first run
   bool pass = false;
-  std::string note;  // the sweep stopped at the sender's limit; empty otherwise
+  // The sweep stopped at the sender's limit; empty otherwise. Loads above the sender's cap were
+  // not offered and have no point.
+  std::string note;
   std::string path;  // port_id's
 };
 

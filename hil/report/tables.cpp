@@ -89,8 +89,12 @@ std::string grid_dokuwiki(const text_grid& g, bool last_is_text) {
 text_grid frame_grid(const std::vector<frame_result>& frames) {
   return per_frame_grid(frames, {"Mbit/s", "frames/s", "% of max"}, [](const frame_result& f) {
     if (!f.fps) return std::vector<std::string>{f.note, "", ""};
-    return std::vector<std::string>{fmt::format("{:.2f}", *f.mbps()), fmt::format("{:.0f}", *f.fps),
-                                    fmt::format("{:.1f}", *f.percent())};
+    // A figure with a note is a lower bound.
+    const std::string at_least = f.note.empty() ? "" : "≥ ";
+    return std::vector<std::string>{at_least + fmt::format("{:.2f}", *f.mbps()),
+                                    at_least + fmt::format("{:.0f}", *f.fps),
+                                    at_least + fmt::format("{:.1f}", *f.percent()) +
+                                        (f.note.empty() ? "" : " (" + f.note + ")")};
   });
 }
 

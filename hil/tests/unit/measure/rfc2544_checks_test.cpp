@@ -138,6 +138,18 @@ TEST(Rfc2544Latency, ASenderShortOfTheLoadFailsAsTheToolsLimit) {
   EXPECT_THAT(v.cause, HasSubstr("not the link"));
 }
 
+TEST(Rfc2544Latency, AShortStreamThatLostFramesFailsAsThePortsLoss) {
+  // The sender fell short of the load and frames were still lost: at no more than the load.
+  auto t = healthy();
+  t.stream.sent = 14000;
+  t.stream.received = 13000;
+  t.stream.sent_fps = 7000;
+  const auto v = check_frame_latency(limits, t);
+  EXPECT_FALSE(v.pass);
+  EXPECT_THAT(v.cause, HasSubstr("the port loses frames of 64 bytes at 95.0 % of its line rate"));
+  EXPECT_THAT(v.observed, Not(HasSubstr("the sender could not keep the load")));
+}
+
 }  // namespace latency
 
 }  // namespace

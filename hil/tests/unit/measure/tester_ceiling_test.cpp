@@ -88,14 +88,6 @@ TEST(TesterCeiling, AStalledFirstProbeIsMeasuredAgainAndTheSearchGoesOn) {
   EXPECT_GE(*r.throughput_fps, 612'345 - 0.01 * gigabit_64);
 }
 
-TEST(TesterCeiling, ASenderAboveTheNeedButBelowTheMaximumIsStillTheToolsLimit) {
-  bench b{2e6, {500'000}};
-  const auto r = hil::measure::find_throughput(search(needed_30_percent), std::ref(b));
-  EXPECT_FALSE(r.not_measurable);
-  ASSERT_TRUE(r.tool_limited);
-  EXPECT_THAT(*r.tool_limited, HasSubstr("sent 500000"));
-}
-
 TEST(TesterCeiling, WithoutANeededRateAShortLossyProbeSearchesDownAsBefore) {
   bench b{100'000, {226'255}};
   const auto r = hil::measure::find_throughput(search(0), std::ref(b));

@@ -139,6 +139,46 @@ TEST(TablesRows, TheRfc2544TableHasARowPerFrameSizeAndColumnsPerBoardAndLinkRate
               HasSubstr("===== RFC 2544 throughput =====\n\n"));
 }
 
+TEST(TablesRows, AFigureBelowTheSendersCapReadsAsALowerBound) {
+  record::case_record r;
+  r.case_name = "Rfc2544/Throughput.ZeroLossRate/frame1518";
+  r.verdict.pass = true;
+  record::frame_throughput_figures f;
+  f.frame_bytes = 1518;
+  f.line_mbps = 1000;
+  f.media_max_fps = 81274;
+  f.throughput_fps = 77212;
+  f.sender_ceiling_fps = 78100;
+  r.measured = f;
+  const auto model = build_model({r});
+  ASSERT_EQ(model.frames.size(), 1U);
+  EXPECT_THAT(frames_markdown(model.frames),
+              HasSubstr("| 1518 | ≥ 937.66 | ≥ 77212 | ≥ 95.0 (sender's cap) |\n"));
+}
+
+TEST(TablesRows, ALoadItsSenderCouldNotOfferHasNoPointOnTheLossCurve) {
+  record::case_record r;
+  r.case_name = "Rfc2544/FrameLoss.LossPerOfferedLoad/frame1518";
+  record::frame_loss_figures l;
+  l.port = record::frame_port{1518, 0, 4, 10, 812.7, "bursts"};
+  // 100 %: short without loss three times (not offered); 90 % and 80 %: loss-free.
+  const record::frame_trial_record capped{812.7, 790, 790, 790, 1, false, false, false, {}};
+  l.trials = {capped,
+              capped,
+              capped,
+              {731.4, 731.4, 731, 731, 1, true, false, true, std::nullopt},
+              {650.2, 650.2, 650, 650, 1, true, false, true, std::nullopt}};
+  l.sender_ceiling_fps = 790;
+  r.measured = l;
+  const auto model = build_model({r});
+  ASSERT_EQ(model.losses.size(), 1U);
+  EXPECT_EQ(grid_markdown(loss_grid(model.losses), false),
+            "| offered load (% of max) | frame1518 loss (%) |\n"
+            "|:---|---:|\n"
+            "| 90 | 0.000 |\n"
+            "| 80 | 0.000 |\n");
+}
+
 // Rfc2544 frame loss and back-to-back records on a 10 Mbit/s link: 64 bytes loss-free from the
 // top, 1518 bytes losing at 100 % and measured again at 90 %; 64 bytes' bursts whole, 1518's
 // short and sent below line rate.

@@ -1,0 +1,181 @@
+// The sender's cap (measure/rfc2544_search.hpp, rfc2544_loss.hpp): a sender that reaches the rate
+// a check needs but not the media maximum caps the search or sweep instead of ending it, so the
+// verdict rests on the loads the check needs; a sender short at the need still ends it. Scripted
+// trials, the verdicts' words and the record.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "hil/measure/rfc2544_checks.hpp"
+#include "hil/measure/rfc2544_loss.hpp"
+#include "hil/measure/rfc2544_search.hpp"
+#include "hil/record/record_json.hpp"
+
+namespace {
+
+using hil::measure::trial_outcome;
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+constexpr double gigabit_64 = 1'488'095.238;
+constexpr double needed_30_percent = 0.30 * gigabit_64;
+
+// A port that carries every frame; a sender that reaches `ceilings` frames/s at most (each
+// trial's in turn, the last one repeated).
+struct bench {
+  std::vector<double> ceilings;
+  std::size_t trial = 0;
+
+  trial_outcome operator()(double fps, std::chrono::milliseconds d) {
+    const double ceiling = ceilings[std::min(trial++, ceilings.size() - 1)];
+    trial_outcome t;
+    t.offered_fps = fps;
+    t.sent_fps = std::min(fps, ceiling);
+    t.sent = static_cast<std::uint64_t>(t.sent_fps * std::chrono::duration<double>(d).count());
+    t.received = t.sent;
+    return t;
+  }
+};
+
+hil::measure::search_options search() {
+  hil::measure::search_options o;
+  o.max_fps = gigabit_64;
+  o.resolution = 0.01;
+  o.required_fps = needed_30_percent;
+  return o;
+}
+
+hil::measure::frame_limits limits() {
+  return {64, 1000, gigabit_64, 30, 0, {hil::measure::frame_direction::dut_receives, 4}};
+}
+
+TEST(SenderCap, ASenderAboveTheNeedCapsTheSearchAndItsFigureIsALowerBound) {
+  bench b{{500'000}};
+  const auto r = hil::measure::find_throughput(search(), std::ref(b));
+  EXPECT_FALSE(r.not_measurable);
+  EXPECT_FALSE(r.tool_limited);
+  ASSERT_TRUE(r.throughput_fps);
+  EXPECT_LE(*r.throughput_fps, 500'000);
+  EXPECT_GE(*r.throughput_fps, 500'000 - 0.01 * gigabit_64);
+  ASSERT_TRUE(r.sender_ceiling_fps);
+  EXPECT_DOUBLE_EQ(*r.sender_ceiling_fps, 500'000);
+  // The need itself was offered and passed; every point above the sender's reach ran three times.
+  const auto at_need = std::ranges::find_if(r.trials, [](const auto& t) {
+    return t.outcome.offered_fps == hil::measure::need_point(needed_30_percent);
+  });
+  ASSERT_NE(at_need, r.trials.end());
+  EXPECT_TRUE(at_need->passed);
+  for (const auto& t : r.trials) {
+    if (t.outcome.offered_fps > 500'001) {
+      EXPECT_FALSE(t.valid) << t.outcome.offered_fps;
+    }
+  }
+  EXPECT_TRUE(r.trials.back().confirmation);
+  EXPECT_TRUE(r.trials.back().passed);
+
+  const auto v = hil::measure::check_frame_throughput(limits(), r);
+  EXPECT_TRUE(v.pass) << v.observed;
+  EXPECT_THAT(v.observed, HasSubstr("at least 33."));
+  EXPECT_THAT(v.observed, HasSubstr("the sender reached at most 500000 frames/s"));
+}
+
+TEST(SenderCap, ASenderThatCannotKeepTheNeedEndsTheSearchAsNotMeasurable) {
+  // Unpaced, the first three trials reach 500,000 frames/s; paced at the need it keeps 400,000.
+  bench b{{500'000, 500'000, 500'000, 400'000}};
+  const auto r = hil::measure::find_throughput(search(), std::ref(b));
+  EXPECT_FALSE(r.throughput_fps);
+  EXPECT_FALSE(r.sender_ceiling_fps);
+  EXPECT_FALSE(r.tool_limited);
+  ASSERT_TRUE(r.not_measurable);
+  EXPECT_DOUBLE_EQ(r.not_measurable->ceiling_fps, 400'000);
+  EXPECT_DOUBLE_EQ(r.not_measurable->required_fps, needed_30_percent);
+  EXPECT_EQ(r.trials.size(), 6U) << "three at the maximum, three at the need";
+  EXPECT_FALSE(hil::measure::check_frame_throughput(limits(), r).pass);
+}
+
+TEST(SenderCap, WithoutANeedAShortSenderIsStillTheToolsLimit) {
+  bench b{{500'000}};
+  auto o = search();
+  o.required_fps = 0;
+  const auto r = hil::measure::find_throughput(o, std::ref(b));
+  EXPECT_FALSE(r.throughput_fps);
+  ASSERT_TRUE(r.tool_limited);
+  EXPECT_THAT(*r.tool_limited, HasSubstr("sent 500000"));
+}
+
+TEST(SenderCap, AFigureBelowAFailureIsNoLowerBound) {
+  // The sender caps the first trial, then keeps every rate: the port's limit, 700,000 frames/s,
+  // is found by failures above it, and the cap does not qualify the figure.
+  bench b{{1'000'000, 1'000'000, 1'000'000, 2e6}};
+  auto lossy = [&](double fps, std::chrono::milliseconds d) {
+    auto t = b(fps, d);
+    t.received = std::min<std::uint64_t>(
+        t.received, static_cast<std::uint64_t>(700'000 * std::chrono::duration<double>(d).count()));
+    return t;
+  };
+  const auto r = hil::measure::find_throughput(search(), lossy);
+  ASSERT_TRUE(r.throughput_fps);
+  EXPECT_LE(*r.throughput_fps, 700'000);
+  EXPECT_FALSE(r.sender_ceiling_fps);
+}
+
+TEST(SenderCap, ASweepSkipsTheLoadsAboveTheFloorItsSenderCannotOffer) {
+  bench b{{500'000}};
+  hil::measure::loss_sweep_options o;
+  o.max_fps = gigabit_64;
+  o.required_fps = needed_30_percent;
+  const auto r = hil::measure::sweep_frame_loss(o, std::ref(b));
+  EXPECT_FALSE(r.not_measurable);
+  EXPECT_FALSE(r.tool_limited);
+  ASSERT_TRUE(r.sender_ceiling_fps);
+  EXPECT_DOUBLE_EQ(*r.sender_ceiling_fps, 500'000);
+  ASSERT_EQ(r.steps.size(), 2U) << "30 % and 20 %: the loads above were not offered";
+  EXPECT_NEAR(r.steps[0].load, 0.3, 1e-9);
+  EXPECT_TRUE(r.settled);
+  EXPECT_EQ(r.trials.size(), 7U * 3 + 2) << "100 % … 40 %, three trials each, then two steps";
+
+  const auto v = hil::measure::check_frame_loss(limits(), r);
+  EXPECT_TRUE(v.pass) << v.observed;
+  EXPECT_THAT(v.observed, HasSubstr("0.000 % lost at 30 %"));
+  EXPECT_THAT(v.observed, HasSubstr("the sender reached at most 500000 frames/s"));
+}
+
+TEST(SenderCap, ASweepWhoseSenderCannotOfferTheFloorEndsAsNotMeasurable) {
+  // Unpaced, the 100 % step reaches 700,000 frames/s; the 90 % step only 400,000.
+  bench b{{700'000, 700'000, 700'000, 400'000}};
+  hil::measure::loss_sweep_options o;
+  o.max_fps = gigabit_64;
+  o.required_fps = 0.4 * gigabit_64;  // the 40 % step is the floor: 595,238 frames/s
+  const auto r = hil::measure::sweep_frame_loss(o, std::ref(b));
+  ASSERT_TRUE(r.not_measurable) << "the 90 % step's sender reached 400,000, below the floor";
+  EXPECT_DOUBLE_EQ(r.not_measurable->ceiling_fps, 400'000);
+  EXPECT_FALSE(r.tool_limited);
+  EXPECT_TRUE(r.steps.empty());
+}
+
+TEST(SenderCap, TheRecordsKeepTheSendersCeiling) {
+  hil::record::frame_throughput_figures f;
+  f.frame_bytes = 1518;
+  f.throughput_fps = 77'212;
+  f.sender_ceiling_fps = 78'100.04;
+  hil::record::case_record r;
+  r.case_name = "Rfc2544/Throughput.ZeroLossRate/frame1518_dut_receives";
+  r.measured = f;
+  const auto line = hil::record::to_json(r);
+  EXPECT_EQ(line.at("figures").at("sender_ceiling_fps"), 78'100.0);
+  const auto back = hil::record::from_json(nlohmann::json::parse(line.dump()));
+  const auto* g = back.figures_as<hil::record::frame_throughput_figures>();
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->sender_ceiling_fps, 78'100.0);
+
+  hil::record::frame_loss_figures l;
+  l.sender_ceiling_fps = 78'100;
+  r.measured = l;
+  const auto loss_back = hil::record::from_json(hil::record::to_json(r));
+  ASSERT_NE(loss_back.figures_as<hil::record::frame_loss_figures>(), nullptr);
+  EXPECT_EQ(loss_back.figures_as<hil::record::frame_loss_figures>()->sender_ceiling_fps, 78'100);
+}
+
+}  // namespace
