@@ -11,10 +11,12 @@
 // carry a reflected tag, and any peer's host answers ping), timed as a round trip (one-way needs
 // clocks in sync), at the floor the port must carry (so the case stands on its own, not on another
 // case's answer). Probes are at most 1 % of the frames and 100 a second; the stream offers the
-// rest of the load. A stream whose sender fell short of the load is run again, twice at most, as a
-// search's trial is (a sender that stalled once may keep it next time); short every time without
-// loss, the sender cannot offer the load the check needs, and the case ends as not measurable on
-// this bench (the last stream's figures recorded); short and lossy, the loss counts as the port's.
+// rest of the load. A stream whose sender fell short of the load is followed by a probe of the
+// tester's ceiling as long as the stream: below the load, the case ends as not measurable on this
+// bench (the stream's figures recorded). A sender that reaches the load unpaced may still not keep
+// it paced: the stream is run again, twice at most, as a search's trial is; short every time
+// without loss, the sender cannot offer the load and the case ends as not measurable too; short
+// and lossy, the loss counts as the port's.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -55,7 +57,14 @@ TEST_P(Latency, RoundTripAtFloor) {
       const hil::measure::point_rule rule;
       double best_fps = 0;  // the best load a stream's sender reached, its probes included
       bool kept = false;
+      std::optional<hil::measure::tester_ceiling> below;  // the probe's, after a short stream
       for (int attempt = 0; !kept && attempt <= rule.invalid_retries; ++attempt) {
+        // After the first short stream, one probe as long as it: a tester below the load ends the
+        // case at once; one that reaches it unpaced may keep it paced next time.
+        if (attempt == 1) {
+          below = ceiling_below(total_fps, duration);
+          if (below) break;
+        }
         rest();
         run = run_probed(total_fps, latency_probe_share, duration);
         const auto& s = run->trial.stream;
@@ -66,7 +75,9 @@ TEST_P(Latency, RoundTripAtFloor) {
       const auto& s = run->trial.stream;
       // Short every time without loss: the sender cannot offer the load. Frames lost beyond the
       // DUT's port: the receiving end's ceiling.
-      if (!kept && s.loss_ratio() <= limits.accepted_loss) {
+      if (below) {
+        run->trial.not_measurable = below;
+      } else if (!kept && s.loss_ratio() <= limits.accepted_loss) {
         run->trial.not_measurable = hil::measure::tester_ceiling{best_fps, total_fps};
       } else {
         run->trial.not_measurable =
