@@ -36,7 +36,7 @@ struct frame_loss_figures {
   // best rate that sender reached (the sweep went on below it).
   std::optional<double> sender_ceiling_fps;
   // Every trial in the order run; the last one at an offered rate is that load's measurement
-  // (passed: loss-free; confirmation is never set).
+  // (passed: loss-free; confirmation is never set), but for a load not offered (above).
   std::vector<frame_trial_record> trials;
 };
 
