@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "hil/measure/rfc2544_checks.hpp"
 #include "hil/measure/rfc2544_loss.hpp"
 #include "hil/measure/rfc2544_search.hpp"
 #include "hil/record/record_json.hpp"
+#include "hil/tests/unit/measure/scripted_bench.hpp"
 
 namespace {
 
@@ -19,40 +21,20 @@ using hil::measure::trial_outcome;
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
-constexpr double gigabit_64 = 1'488'095.238;
-constexpr double needed_30_percent = 0.30 * gigabit_64;
+using hil::test::gigabit_64;
+using hil::test::needed_30_percent;
 
-// A port that carries every frame; a sender that reaches `ceilings` frames/s at most (each
-// trial's in turn, the last one repeated).
-struct bench {
-  std::vector<double> ceilings;
-  std::size_t trial = 0;
+// A port that carries every frame; a sender that reaches `ceilings` frames/s at most.
+hil::test::scripted_bench bench(std::vector<double> ceilings) { return {2e6, std::move(ceilings)}; }
 
-  trial_outcome operator()(double fps, std::chrono::milliseconds d) {
-    const double ceiling = ceilings[std::min(trial++, ceilings.size() - 1)];
-    trial_outcome t;
-    t.offered_fps = fps;
-    t.sent_fps = std::min(fps, ceiling);
-    t.sent = static_cast<std::uint64_t>(t.sent_fps * std::chrono::duration<double>(d).count());
-    t.received = t.sent;
-    return t;
-  }
-};
-
-hil::measure::search_options search() {
-  hil::measure::search_options o;
-  o.max_fps = gigabit_64;
-  o.resolution = 0.01;
-  o.required_fps = needed_30_percent;
-  return o;
-}
+hil::measure::search_options search() { return hil::test::scripted_search(needed_30_percent); }
 
 hil::measure::frame_limits limits() {
   return {64, 1000, gigabit_64, 30, 0, {hil::measure::frame_direction::dut_receives, 4}};
 }
 
 TEST(SenderCap, ASenderAboveTheNeedCapsTheSearchAndItsFigureIsALowerBound) {
-  bench b{{500'000}};
+  auto b = bench({500'000});
   const auto r = hil::measure::find_throughput(search(), std::ref(b));
   EXPECT_FALSE(r.not_measurable);
   EXPECT_FALSE(r.tool_limited);
@@ -83,7 +65,7 @@ TEST(SenderCap, ASenderAboveTheNeedCapsTheSearchAndItsFigureIsALowerBound) {
 
 TEST(SenderCap, ASenderThatCannotKeepTheNeedEndsTheSearchAsNotMeasurable) {
   // Unpaced, the first three trials reach 500,000 frames/s; paced at the need it keeps 400,000.
-  bench b{{500'000, 500'000, 500'000, 400'000}};
+  auto b = bench({500'000, 500'000, 500'000, 400'000});
   const auto r = hil::measure::find_throughput(search(), std::ref(b));
   EXPECT_FALSE(r.throughput_fps);
   EXPECT_FALSE(r.sender_ceiling_fps);
@@ -96,7 +78,7 @@ TEST(SenderCap, ASenderThatCannotKeepTheNeedEndsTheSearchAsNotMeasurable) {
 }
 
 TEST(SenderCap, WithoutANeedAShortSenderIsStillTheToolsLimit) {
-  bench b{{500'000}};
+  auto b = bench({500'000});
   auto o = search();
   o.required_fps = 0;
   const auto r = hil::measure::find_throughput(o, std::ref(b));
@@ -108,7 +90,7 @@ TEST(SenderCap, WithoutANeedAShortSenderIsStillTheToolsLimit) {
 TEST(SenderCap, AFigureBelowAFailureIsNoLowerBound) {
   // The sender caps the first trial, then keeps every rate: the port's limit, 700,000 frames/s,
   // is found by failures above it, and the cap does not qualify the figure.
-  bench b{{1'000'000, 1'000'000, 1'000'000, 2e6}};
+  auto b = bench({1'000'000, 1'000'000, 1'000'000, 2e6});
   auto lossy = [&](double fps, std::chrono::milliseconds d) {
     auto t = b(fps, d);
     t.received = std::min<std::uint64_t>(
@@ -122,10 +104,8 @@ TEST(SenderCap, AFigureBelowAFailureIsNoLowerBound) {
 }
 
 TEST(SenderCap, ASweepSkipsTheLoadsAboveTheFloorItsSenderCannotOffer) {
-  bench b{{500'000}};
-  hil::measure::loss_sweep_options o;
-  o.max_fps = gigabit_64;
-  o.required_fps = needed_30_percent;
+  auto b = bench({500'000});
+  const auto o = hil::test::scripted_sweep(needed_30_percent);
   const auto r = hil::measure::sweep_frame_loss(o, std::ref(b));
   EXPECT_FALSE(r.not_measurable);
   EXPECT_FALSE(r.tool_limited);
@@ -144,10 +124,9 @@ TEST(SenderCap, ASweepSkipsTheLoadsAboveTheFloorItsSenderCannotOffer) {
 
 TEST(SenderCap, ASweepWhoseSenderCannotOfferTheFloorEndsAsNotMeasurable) {
   // Unpaced, the 100 % step reaches 700,000 frames/s; the 90 % step only 400,000.
-  bench b{{700'000, 700'000, 700'000, 400'000}};
-  hil::measure::loss_sweep_options o;
-  o.max_fps = gigabit_64;
-  o.required_fps = 0.4 * gigabit_64;  // the 40 % step is the floor: 595,238 frames/s
+  auto b = bench({700'000, 700'000, 700'000, 400'000});
+  // The 40 % step is the floor: 595,238 frames/s.
+  const auto o = hil::test::scripted_sweep(0.4 * gigabit_64);
   const auto r = hil::measure::sweep_frame_loss(o, std::ref(b));
   ASSERT_TRUE(r.not_measurable) << "the 90 % step's sender reached 400,000, below the floor";
   EXPECT_DOUBLE_EQ(r.not_measurable->ceiling_fps, 400'000);

@@ -13,6 +13,7 @@
 #include "hil/record/record_file.hpp"
 #include "hil/record/record_json.hpp"
 #include "hil/report/results_file.hpp"
+#include "hil/tests/unit/measure/scripted_bench.hpp"
 
 namespace {
 
@@ -21,47 +22,15 @@ using hil::measure::trial_outcome;
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
-constexpr double gigabit_64 = 1'488'095.238;
-constexpr double needed_30_percent = 0.30 * gigabit_64;
-
-// A port that carries `limit` frames/s and loses the excess; a sender that reaches `ceiling`
-// frames/s at most (each trial's in turn, the last one repeated).
-struct bench {
-  double limit = 2e6;
-  std::vector<double> ceilings{2e6};
-  std::size_t trial = 0;
-
-  trial_outcome operator()(double fps, std::chrono::milliseconds d) {
-    const double ceiling = ceilings[std::min(trial++, ceilings.size() - 1)];
-    const double seconds = std::chrono::duration<double>(d).count();
-    trial_outcome t;
-    t.offered_fps = fps;
-    t.sent_fps = std::min(fps, ceiling);
-    t.sent = static_cast<std::uint64_t>(t.sent_fps * seconds);
-    t.received =
-        std::min(t.sent, static_cast<std::uint64_t>(std::min(t.sent_fps, limit) * seconds));
-    return t;
-  }
-};
-
-hil::measure::search_options search(double required_fps) {
-  hil::measure::search_options o;
-  o.max_fps = gigabit_64;
-  o.resolution = 0.01;
-  o.required_fps = required_fps;
-  return o;
-}
-
-hil::measure::loss_sweep_options sweep(double required_fps) {
-  hil::measure::loss_sweep_options o;
-  o.max_fps = gigabit_64;
-  o.required_fps = required_fps;
-  return o;
-}
+using bench = hil::test::scripted_bench;
+using hil::test::gigabit_64;
+using hil::test::needed_30_percent;
+using hil::test::scripted_search;
+using hil::test::scripted_sweep;
 
 TEST(TesterCeiling, ASenderBelowTheNeededRateEndsTheSearchAsNotMeasurable) {
   bench b{2e6, {226'255}};
-  const auto r = hil::measure::find_throughput(search(needed_30_percent), std::ref(b));
+  const auto r = hil::measure::find_throughput(scripted_search(needed_30_percent), std::ref(b));
   ASSERT_TRUE(r.not_measurable);
   EXPECT_DOUBLE_EQ(r.not_measurable->ceiling_fps, 226'255);
   EXPECT_DOUBLE_EQ(r.not_measurable->required_fps, needed_30_percent);
@@ -74,14 +43,14 @@ TEST(TesterCeiling, ASenderBelowTheNeededRateEndsTheSearchAsNotMeasurable) {
 TEST(TesterCeiling, TheBestOfTheProbesIsTheCeilingAndLossDoesNotHideIt) {
   // A port that carries 100,000 frames/s: the probes lose frames, yet their sender measured itself.
   bench b{100'000, {150'000, 226'255, 180'000}};
-  const auto r = hil::measure::find_throughput(search(needed_30_percent), std::ref(b));
+  const auto r = hil::measure::find_throughput(scripted_search(needed_30_percent), std::ref(b));
   ASSERT_TRUE(r.not_measurable);
   EXPECT_DOUBLE_EQ(r.not_measurable->ceiling_fps, 226'255);
 }
 
 TEST(TesterCeiling, AStalledFirstProbeIsMeasuredAgainAndTheSearchGoesOn) {
   bench b{612'345, {100'000, 2e6}};
-  const auto r = hil::measure::find_throughput(search(needed_30_percent), std::ref(b));
+  const auto r = hil::measure::find_throughput(scripted_search(needed_30_percent), std::ref(b));
   EXPECT_FALSE(r.not_measurable);
   ASSERT_TRUE(r.throughput_fps);
   EXPECT_LE(*r.throughput_fps, 612'345);
@@ -90,7 +59,7 @@ TEST(TesterCeiling, AStalledFirstProbeIsMeasuredAgainAndTheSearchGoesOn) {
 
 TEST(TesterCeiling, WithoutANeededRateAShortLossyProbeSearchesDownAsBefore) {
   bench b{100'000, {226'255}};
-  const auto r = hil::measure::find_throughput(search(0), std::ref(b));
+  const auto r = hil::measure::find_throughput(scripted_search(0), std::ref(b));
   EXPECT_FALSE(r.not_measurable);
   EXPECT_FALSE(r.tool_limited);
   ASSERT_TRUE(r.throughput_fps);
@@ -99,7 +68,7 @@ TEST(TesterCeiling, WithoutANeededRateAShortLossyProbeSearchesDownAsBefore) {
 
 TEST(TesterCeiling, ASweepEndsAtItsFirstStepAsNotMeasurable) {
   bench b{2e6, {226'255}};
-  const auto r = hil::measure::sweep_frame_loss(sweep(needed_30_percent), std::ref(b));
+  const auto r = hil::measure::sweep_frame_loss(scripted_sweep(needed_30_percent), std::ref(b));
   ASSERT_TRUE(r.not_measurable);
   EXPECT_DOUBLE_EQ(r.not_measurable->ceiling_fps, 226'255);
   EXPECT_TRUE(r.steps.empty());
@@ -110,7 +79,7 @@ TEST(TesterCeiling, OnlyTheFirstStepOfASweepIsAProbe) {
   // The sender reaches 1,400,000 frames/s: the 100 % step is short and lossy (counted as loss);
   // later steps need no probe.
   bench b{700'000, {1'400'000}};
-  const auto r = hil::measure::sweep_frame_loss(sweep(needed_30_percent), std::ref(b));
+  const auto r = hil::measure::sweep_frame_loss(scripted_sweep(needed_30_percent), std::ref(b));
   EXPECT_FALSE(r.not_measurable);
   ASSERT_FALSE(r.steps.empty());
   EXPECT_FALSE(r.steps[0].trial.passed);
