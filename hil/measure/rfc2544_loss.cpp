@@ -21,7 +21,6 @@ loss_sweep_result sweep_frame_loss(const loss_sweep_options& o, const trial_runn
   loss_sweep_result r;
   const auto steps = static_cast<int>(std::floor(1 / o.step + 1e-9));
   int loss_free_in_a_row = 0;
-  const double need = need_point(o.required_fps);
   for (int k = 0; k < steps; ++k) {
     const double load = 1 - k * o.step;
     const point_rule rule{o.accepted_loss, o.schedule_tolerance,        o.invalid_retries,
@@ -31,13 +30,11 @@ loss_sweep_result sweep_frame_loss(const loss_sweep_options& o, const trial_runn
     // A step above the floor the sender could not offer, though it reaches the floor: the top of
     // what this bench offers, not a measurement; the sweep goes on to the loads the verdict needs.
     // A sender short of the floor itself cannot offer what the verdict needs: not measurable.
-    if (p.tool_limited && need > 0) {
-      if (fps > need && p.best_sent_fps >= need) {
-        r.sender_ceiling_fps = std::max(r.sender_ceiling_fps.value_or(0), p.best_sent_fps);
-        continue;
-      }
-      r.not_measurable = tester_ceiling{p.best_sent_fps, o.required_fps};
-      return r;
+    if (p.tool_limited && o.required_fps > 0) {
+      r.not_measurable = ceiling_unless_capped(p, fps, o.required_fps, false);
+      if (r.not_measurable) return r;
+      r.sender_ceiling_fps = std::max(r.sender_ceiling_fps.value_or(0), p.best_sent_fps);
+      continue;
     }
     if (!p.counted) {
       r.tool_limited = std::move(p.tool_limited);

@@ -112,6 +112,13 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
   }
 }
 
+std::optional<tester_ceiling> ceiling_unless_capped(const point_outcome& p, double fps,
+                                                    double required_fps, bool need_shown) {
+  const double need = need_point(required_fps);
+  if (fps > need && (need_shown || p.best_sent_fps >= need)) return std::nullopt;
+  return tester_ceiling{p.best_sent_fps, required_fps};
+}
+
 namespace {
 
 // How one point of the search ended: it passed or failed, the sender could not offer it above a
@@ -139,12 +146,10 @@ search_result find_throughput(const search_options& o, const trial_runner& run) 
     // the need (passed there, or reached it unpaced at the first trial): the verdict rests on the
     // rates below, which it can offer. Else it cannot offer the need: not measurable.
     if (p.tool_limited && need > 0) {
-      if (fps > need && (lo >= need || p.best_sent_fps >= need)) {
-        sender_best = std::max(sender_best, p.best_sent_fps);
-        return point_end::capped;
-      }
-      r.not_measurable = tester_ceiling{p.best_sent_fps, o.required_fps};
-      return point_end::stop;
+      r.not_measurable = ceiling_unless_capped(p, fps, o.required_fps, lo >= need);
+      if (r.not_measurable) return point_end::stop;
+      sender_best = std::max(sender_best, p.best_sent_fps);
+      return point_end::capped;
     }
     r.tool_limited = std::move(p.tool_limited);
     r.not_measurable = p.not_measurable;

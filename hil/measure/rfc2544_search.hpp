@@ -189,6 +189,14 @@ struct point_outcome {
                                           const trial_runner& run,
                                           std::vector<trial_record>& trials);
 
+// For a point that ended at the sender's limit (tool_limited) where the verdict needs
+// required_fps: nullopt when the point caps the search or sweep (it lies above need_point, and the
+// sender has shown it reaches that: need_shown, or the point's own best rate), else the tester's
+// ceiling it shows, the case not measurable.
+[[nodiscard]] std::optional<tester_ceiling> ceiling_unless_capped(const point_outcome& p,
+                                                                  double fps, double required_fps,
+                                                                  bool need_shown);
+
 // The search above. Throws std::invalid_argument for options it cannot use (max_fps ≤ 0,
 // resolution outside (0, 1), accepted_loss outside [0, 1)).
 [[nodiscard]] search_result find_throughput(const search_options& options, const trial_runner& run);
