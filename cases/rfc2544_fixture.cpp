@@ -87,7 +87,8 @@ record::frame_trial_record trial_record_of(const measure::trial_record& t) {
           t.passed,
           t.confirmation,
           t.valid,
-          t.outcome.port_carried};
+          t.outcome.port_carried,
+          t.outcome.sender_overdue};
 }
 
 bool frame_size_test::prepare_port() {
@@ -224,9 +225,13 @@ measure::trial_outcome frame_size_test::logged(const std::string& what,
   const auto lost = t.sent - std::min(t.sent, t.received);
   std::cout
       << fmt::format(
-             "{}: offered {:.0f} frames/s for {}: sent {} ({:.0f}/s), received {}, lost {}{}\n",
+             "{}: offered {:.0f} frames/s for {}: sent {} ({:.0f}/s), received {}, lost {}{}{}\n",
              what, t.offered_fps, length, t.sent, t.sent_fps, t.received, lost,
-             t.port_carried ? fmt::format(" (the DUT's port sent {})", *t.port_carried) : "")
+             t.port_carried ? fmt::format(" (the DUT's port sent {})", *t.port_carried) : "",
+             t.loss_within_catch_up()
+                 ? fmt::format(", within the sender's catch-up ({} frames overdue at once)",
+                               *t.sender_overdue)
+                 : "")
       << std::flush;
   return t;
 }

@@ -61,6 +61,9 @@ struct stream_totals {
   // packets and errors then still include the omitted period.
   bool omitted_known = true;
   std::int64_t out_of_order = 0;  // UDP receiver (local only; not exchanged)
+  // A paced UDP sender of this process (local only; not exchanged): the most datagrams it held
+  // overdue at once (traffic::flow::most_overdue); -1 when not known (a peer's sender).
+  std::int64_t most_overdue = -1;
   // TCP sender extremes from TCP_INFO (local only), -1 when unknown:
   std::int64_t max_snd_cwnd_bytes = -1;
   std::int64_t max_snd_wnd_bytes = -1;

@@ -38,6 +38,14 @@ bool trial_outcome::lost_beyond_port() const {
          *port_carried - received > foreign_frame_allowance;
 }
 
+bool trial_outcome::loss_within_catch_up() const {
+  return sender_overdue && sent > received && sent - received <= *sender_overdue;
+}
+
+bool lost_to_catch_up(const trial_outcome& t, double accepted_loss) {
+  return t.loss_ratio() > accepted_loss && t.loss_within_catch_up();
+}
+
 const char* tester_end_name(tester_end e) {
   return e == tester_end::receiver ? "receiver" : "sender";
 }
@@ -79,7 +87,8 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
     const bool kept = kept_schedule(out, duration, rule.schedule_tolerance);
     const bool lossy = out.loss_ratio() > rule.accepted_loss;
     const bool passed = kept && !lossy;
-    trials.push_back({out, duration, passed, confirmation, kept});
+    const bool burst = lost_to_catch_up(out, rule.accepted_loss);
+    trials.push_back({out, duration, passed, confirmation, kept && !burst});
     best_sent = std::max(best_sent, out.sent_fps);
     const double counted_fps = out.received_fps(duration);
     best_received = std::max(best_received, counted_fps);
@@ -92,8 +101,9 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
         lossy && out.lost_beyond_port() &&
         (counted_fps < rule.required_fps || fps <= need_point(rule.need_fps));
     // A short trial is measured again even when it lost frames: a sender that stalled catches up
-    // in bursts above the offered rate, and a port's queue may lose what it would carry paced.
-    if (!sender_short && !receiver_short && kept)
+    // in bursts above the offered rate, and a port's queue may lose what it would carry paced
+    // (as it may a kept trial's catch-up: burst).
+    if (!sender_short && !receiver_short && kept && !burst)
       return {trials.back(), std::nullopt, std::nullopt};
     if (attempt == rule.invalid_retries) {
       // A sender below the need is the first limit: a better receiver would not lift it.
@@ -105,7 +115,8 @@ point_outcome measure_point(const point_rule& rule, double fps, std::chrono::mil
                 tester_ceiling{best_received, std::max(rule.required_fps, rule.need_fps),
                                tester_end::receiver}};
       }
-      // Short every time, and still lossy: the port lost frames at no more than the offered rate.
+      // Short or behind every time, and still lossy: the port lost frames at no more than the
+      // offered rate.
       if (lossy) return {trials.back(), std::nullopt, std::nullopt};
       return {std::nullopt, tool_limited_words(out, rule.direction), std::nullopt, best_sent};
     }

@@ -16,8 +16,10 @@
 // A trial whose sender did not keep the schedule (sent fewer frames than offered_fps × duration
 // by more than schedule_tolerance and one frame of rounding) is invalid and measured again, lossy
 // or not: a sender that stalled catches up in bursts above the offered rate, which a shaped port's
-// queue may lose although it carries the rate paced. After invalid_retries more, a point whose
-// last trial still lost frames fails (the port lost them at no more than the offered rate); one
+// queue may lose although it carries the rate paced. So is a trial that lost no more frames than
+// its sender, this process, held overdue at once (loss_within_catch_up): it kept the count, but
+// not the constant load. After invalid_retries more, a point whose last trial still lost frames
+// fails (the port lost them at no more than the offered rate); one
 // without loss stops the search (without a need; with one, below), which says the tool or the
 // DUT's CPU was the limit, since a loss-free figure below the offered rate would be the sender's,
 // not the port's.
@@ -59,6 +61,10 @@ struct trial_outcome {
   // and any other frame it sent, the control connection's segments among them), when the DUT sent
   // and its counters were read; nullopt otherwise.
   std::optional<std::uint64_t> port_carried;
+  // When this process sent the trial: the most frames its sender held overdue at once
+  // (stream_totals::most_overdue). A sender that fell behind caught up above the offered rate, a
+  // burst of up to that many frames beyond the schedule's. nullopt when a peer sent.
+  std::optional<std::uint64_t> sender_overdue;
   [[nodiscard]] double loss_ratio() const {
     return sent == 0
                ? 0
@@ -70,6 +76,11 @@ struct trial_outcome {
   // inside the DUT), and more than foreign_frame_allowance beyond what the receiver counted (more
   // than the trial's other frames can account for). False without port_carried.
   [[nodiscard]] bool lost_beyond_port() const;
+  // Frames were lost, no more than the sender held overdue at once: it fell behind and caught up
+  // above the offered rate, and that burst may have cost them where the port carries the constant
+  // load (a 100 ms stall of a sender's CPU, then 2,200 frames/s: 220 frames on top of the
+  // schedule). False when a peer sent (sender_overdue unknown).
+  [[nodiscard]] bool loss_within_catch_up() const;
 };
 
 // The most frames other than a trial's own that the DUT's port may send during one: the control
@@ -123,7 +134,9 @@ struct trial_record {
   std::chrono::milliseconds duration{0};
   bool passed = false;
   bool confirmation = false;  // run for confirm_duration
-  bool valid = true;          // the sender kept the schedule (else measured again, or the end)
+  // The sender kept the schedule and lost no more than its catch-up may explain (else measured
+  // again, or the end).
+  bool valid = true;
 };
 
 struct search_result {
@@ -139,6 +152,11 @@ struct search_result {
   // the capped points' sender reached. throughput_fps is then a lower bound of the port's.
   std::optional<double> sender_ceiling_fps;
 };
+
+// Whether a trial lost more than accepted_loss, all of it within its sender's catch-up
+// (trial_outcome::loss_within_catch_up): not the constant load it claims, so measured again (a
+// search's point, a Latency stream, a Y1564 step), up to point_rule::invalid_retries more times.
+[[nodiscard]] bool lost_to_catch_up(const trial_outcome& t, double accepted_loss);
 
 // Whether a trial's sender kept its schedule over duration: it sent at least offered_fps ×
 // duration × (1 − tolerance) frames, less one of rounding at the trial's ends.
@@ -179,8 +197,9 @@ struct point_outcome {
 };
 
 // Measures one point: a trial at fps for duration, measured again while its sender fell short
-// (lossy or not; for a ceiling probe, short of rule.required_fps) or its frames were lost beyond
-// the port where the verdict hangs on them (the rule above), up to rule.invalid_retries more
+// (lossy or not; for a ceiling probe, short of rule.required_fps), its loss was within its
+// sender's catch-up (trial_outcome::loss_within_catch_up) or its frames were lost beyond the
+// port where the verdict hangs on them (the rule above), up to rule.invalid_retries more
 // times. A point whose sender was short every time counts as failed when the last trial lost
 // frames, else it is the sender's limit. Every trial run is appended to trials. May throw what
 // run throws.

@@ -100,6 +100,7 @@ json trial_to_json(const frame_trial_record& t) {
             {"confirmation", t.confirmation},
             {"valid", t.valid}};
   if (t.port_carried) j["port_carried"] = *t.port_carried;
+  if (t.sender_overdue) j["sender_overdue"] = *t.sender_overdue;
   return j;
 }
 
@@ -316,11 +317,20 @@ void for_each_object(const object_reader& r, const char* key, Each each) {
 }
 
 frame_trial_record trial_of(const object_reader& t) {
-  frame_trial_record r{
-      t.get<double>("offered_fps"),     t.get<double>("sent_fps"), t.get<std::uint64_t>("sent"),
-      t.get<std::uint64_t>("received"), t.get<double>("seconds"),  t.get<bool>("passed"),
-      t.get<bool>("confirmation"),      t.get<bool>("valid"),      std::nullopt};
+  frame_trial_record r{t.get<double>("offered_fps"),
+                       t.get<double>("sent_fps"),
+                       t.get<std::uint64_t>("sent"),
+                       t.get<std::uint64_t>("received"),
+                       t.get<double>("seconds"),
+                       t.get<bool>("passed"),
+                       t.get<bool>("confirmation"),
+                       t.get<bool>("valid"),
+                       std::nullopt,
+                       std::nullopt};
   if (t.find("port_carried") != nullptr) r.port_carried = t.get<std::uint64_t>("port_carried");
+  if (t.find("sender_overdue") != nullptr) {
+    r.sender_overdue = t.get<std::uint64_t>("sender_overdue");
+  }
   return r;
 }
 

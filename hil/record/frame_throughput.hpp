@@ -19,10 +19,14 @@ struct frame_trial_record {
   double seconds = 0;
   bool passed = false;
   bool confirmation = false;
-  bool valid = true;  // the sender kept the schedule
+  // The sender kept the schedule, and lost no more frames than its catch-up may explain
+  bool valid = true;
   // What the DUT's port counted out during the trial (its tx_packets growth, other frames
   // included), when the DUT sent; absent otherwise.
   std::optional<std::uint64_t> port_carried;
+  // When hilperf sent the trial: the most frames its sender held overdue at once (it fell behind
+  // its schedule and caught up above the rate); absent when a peer sent.
+  std::optional<std::uint64_t> sender_overdue;
 };
 
 struct frame_throughput_figures {

@@ -64,6 +64,9 @@ measure::trial_outcome outcome_of(const client_options& c, const frame_trial_opt
   t.sent_fps = s.sender.seconds > 0 ? static_cast<double>(t.sent) / s.sender.seconds : 0;
   t.received =
       static_cast<std::uint64_t>(std::max<std::int64_t>(s.receiver.packets - s.receiver.errors, 0));
+  if (s.local_sends && s.sender.most_overdue >= 0) {
+    t.sender_overdue = static_cast<std::uint64_t>(s.sender.most_overdue);
+  }
   return t;
 }
 

@@ -107,6 +107,13 @@ class flow {
   [[nodiscard]] std::optional<measure::data_thread_cpu> thread_cpu() const noexcept {
     return thread_cpu_;
   }
+  // A paced UDP sender: the most datagrams it held overdue at once (due by the time it woke,
+  // beyond the one due then, and not yet sent): 0 while it keeps its schedule. A sender that
+  // fell behind catches up above its rate, a burst of at most this many datagrams beyond the
+  // schedule's. 0 for any other flow.
+  [[nodiscard]] std::uint64_t most_overdue() const noexcept {
+    return most_overdue_.load(std::memory_order_relaxed);
+  }
 
   [[nodiscard]] const flow_config& config() const noexcept { return config_; }
   [[nodiscard]] int fd() const noexcept { return fd_.get(); }
@@ -149,6 +156,7 @@ class flow {
   std::atomic<std::uint64_t> packets_{0};  // datagrams moved (UDP) / blocks (TCP sender)
   std::atomic<bool> finished_{false};
   std::atomic<std::chrono::steady_clock::rep> finished_at_{0};  // steady_clock ticks
+  std::atomic<std::uint64_t> most_overdue_{0};                  // see most_overdue()
   std::atomic<std::uint64_t> peer_sent_{0};  // end_marker's count + 1; 0 = not seen
   std::atomic<int> error_{0};                // errno of the failure that ended the worker
   mutable std::mutex udp_mutex_;             // guards udp_stats_

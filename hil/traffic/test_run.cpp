@@ -175,6 +175,7 @@ measure::stream_totals test_run::totals(std::size_t i) const {
   if (sends(f)) {
     t.packets = static_cast<std::int64_t>(st.final.packets - base.packets);
     t.omitted_packets = static_cast<std::int64_t>(base.packets);
+    if (is_udp(f)) t.most_overdue = static_cast<std::int64_t>(f.most_overdue());
     if (!is_udp(f) && st.final.tcp && base.tcp) {
       t.retransmits = st.final.tcp->total_retrans - base.tcp->total_retrans;
       t.max_snd_cwnd_bytes = st.max_cwnd;

@@ -37,7 +37,7 @@ TEST(FramePath, DirectionWordsRoundTripAndOthersAreRefused) {
 }
 
 TEST(FramePath, ASenderShortOnTheReceivingPathIsThePeersLimit) {
-  const hil::measure::trial_outcome t{14'881, 1'200, 1'200, 1'200, std::nullopt};
+  const hil::measure::trial_outcome t{14'881, 1'200, 1'200, 1'200, std::nullopt, std::nullopt};
   EXPECT_THAT(hil::measure::tool_limited_words(t, frame_direction::dut_transmits),
               HasSubstr("the DUT's CPU or the tool is the limit, not the link"));
   const auto peer = hil::measure::tool_limited_words(t, frame_direction::dut_receives);

@@ -51,7 +51,7 @@ TEST(Rfc2544Checks, ASenderShortOfTheRateFailsWithoutAFigure) {
 TEST(Rfc2544Checks, NoLossFreeRateAtAllNamesTheMtu) {
   search_result r;
   hil::measure::trial_record t;
-  t.outcome = {14'881, 14'881, 14'881, 0, std::nullopt};
+  t.outcome = {14'881, 14'881, 14'881, 0, std::nullopt, std::nullopt};
   r.trials = {t};
   const frame_limits jumbo{9018, 1000, 13'830.5, 95.0, 0.001, {}};
   const auto v = check_frame_throughput(jumbo, r);
@@ -72,7 +72,7 @@ const latency_limits limits{64, 10, 14880.95, 95.0, 5.0, 0, {}};
 latency_trial healthy() {
   latency_trial t;
   t.duration = std::chrono::seconds(2);
-  t.stream = {14036.9, 14037.0, 28074, 28074, std::nullopt};
+  t.stream = {14036.9, 14037.0, 28074, 28074, std::nullopt, std::nullopt};
   t.probes_sent = 160;
   t.probes_received = 160;
   t.round_trip.count = 160;

@@ -71,8 +71,9 @@ frame_throughput_figures some_frame_throughput() {
   frames.throughput_fps = 14732.1;
   frames.resolution_percent = 1;
   frames.pacing = "bursts";
-  frames.trials = {{14880.9, 14881.0, 14883, 14001, 1, false, false, true, std::nullopt},
-                   {14732.1, 14733.0, 29466, 29466, 2, true, true, true, std::nullopt}};
+  frames.trials = {
+      {14880.9, 14881.0, 14883, 14001, 1, false, false, true, std::nullopt, 12},
+      {14732.1, 14733.0, 29466, 29466, 2, true, true, true, std::nullopt, std::nullopt}};
   return frames;
 }
 
@@ -86,9 +87,10 @@ frame_loss_figures some_frame_loss() {
   loss.step_percent = 10;
   loss.floor_percent = 95;
   loss.settled = true;
-  loss.trials = {{14880.9, 14881.0, 14881, 13400, 1, false, false, true, std::nullopt},
-                 {13392.8, 13393.0, 13393, 13393, 1, true, false, true, std::nullopt},
-                 {11904.7, 11905.0, 11905, 11905, 1, true, false, true, std::nullopt}};
+  loss.trials = {
+      {14880.9, 14881.0, 14881, 13400, 1, false, false, true, std::nullopt, std::nullopt},
+      {13392.8, 13393.0, 13393, 13393, 1, true, false, true, std::nullopt, std::nullopt},
+      {11904.7, 11905.0, 11905, 11905, 1, true, false, true, std::nullopt, std::nullopt}};
   return loss;
 }
 
@@ -112,7 +114,8 @@ frame_latency_figures some_frame_latency() {
   frame_latency_figures latency;
   latency.port = some_port();
   latency.load_percent = 95;
-  latency.stream = {14136.9, 14137.0, 28274, 28274, 2, true, false, true, std::nullopt};
+  latency.stream = {14136.9, 14137.0, 28274, 28274,        2,
+                    true,    false,   true,  std::nullopt, std::nullopt};
   latency.probes_sent = 160;
   latency.probes_received = 160;
   latency.probe_interval_ms = 10;
@@ -135,7 +138,7 @@ y1564_figures some_service() {
   step.ftd_ms = 0.081;
   step.fdv_ms = 0.412;
   step.pass = true;
-  step.stream = {428.5, 428.6, 857, 857, 2, true, false, true, std::nullopt};
+  step.stream = {428.5, 428.6, 857, 857, 2, true, false, true, std::nullopt, std::nullopt};
   step.probes_sent = 160;
   step.probes_received = 160;
   step.round_trip = some_latency();

@@ -152,8 +152,8 @@ TEST(HtmlReportSections, FrameLossAndBackToBackRecordsGiveTheirTablesAndTheLossC
   loss.case_name = "Rfc2544/FrameLoss.LossPerOfferedLoad/frame64";
   record::frame_loss_figures l;
   l.port = {64, 18, 4, 10, 14880.9, "bursts"};
-  l.trials = {{14880.9, 14881, 14881, 14000, 1, false, false, true, std::nullopt},
-              {13392.9, 13393, 13393, 13393, 1, true, false, true, std::nullopt}};
+  l.trials = {{14880.9, 14881, 14881, 14000, 1, false, false, true, std::nullopt, std::nullopt},
+              {13392.9, 13393, 13393, 13393, 1, true, false, true, std::nullopt, std::nullopt}};
   loss.measured = l;
   records.push_back(loss);
   record::case_record burst;

@@ -162,12 +162,12 @@ TEST(TablesRows, ALoadItsSenderCouldNotOfferHasNoPointOnTheLossCurve) {
   record::frame_loss_figures l;
   l.port = record::frame_port{1518, 0, 4, 10, 812.7, "bursts"};
   // 100 %: short without loss three times (not offered); 90 % and 80 %: loss-free.
-  const record::frame_trial_record capped{812.7, 790, 790, 790, 1, false, false, false, {}};
+  const record::frame_trial_record capped{812.7, 790, 790, 790, 1, false, false, false, {}, {}};
   l.trials = {capped,
               capped,
               capped,
-              {731.4, 731.4, 731, 731, 1, true, false, true, std::nullopt},
-              {650.2, 650.2, 650, 650, 1, true, false, true, std::nullopt}};
+              {731.4, 731.4, 731, 731, 1, true, false, true, std::nullopt, std::nullopt},
+              {650.2, 650.2, 650, 650, 1, true, false, true, std::nullopt, std::nullopt}};
   l.sender_ceiling_fps = 790;
   r.measured = l;
   const auto model = build_model({r});
@@ -191,16 +191,16 @@ std::vector<record::case_record> sweep_records() {
   loss.case_name = "Rfc2544/FrameLoss.LossPerOfferedLoad/frame1518";
   record::frame_loss_figures l;
   l.port = port(1518, 812.7);
-  l.trials = {{812.7, 812.7, 813, 800, 1, false, false, true, std::nullopt},
-              {731.4, 731.4, 731, 731, 1, true, false, true, std::nullopt},
-              {731.4, 731.4, 731, 730, 1, false, false, true, std::nullopt},
-              {650.2, 650.2, 650, 650, 1, true, false, true, std::nullopt}};
+  l.trials = {{812.7, 812.7, 813, 800, 1, false, false, true, std::nullopt, std::nullopt},
+              {731.4, 731.4, 731, 731, 1, true, false, true, std::nullopt, std::nullopt},
+              {731.4, 731.4, 731, 730, 1, false, false, true, std::nullopt, std::nullopt},
+              {650.2, 650.2, 650, 650, 1, true, false, true, std::nullopt, std::nullopt}};
   loss.measured = l;
   out.push_back(loss);
   loss.case_name = "Rfc2544/FrameLoss.LossPerOfferedLoad/frame64";
   l.port = port(64, 14880.9);
-  l.trials = {{14880.9, 14881, 14881, 14881, 1, true, false, true, std::nullopt},
-              {13392.9, 13393, 13393, 13393, 1, true, false, true, std::nullopt}};
+  l.trials = {{14880.9, 14881, 14881, 14881, 1, true, false, true, std::nullopt, std::nullopt},
+              {13392.9, 13393, 13393, 13393, 1, true, false, true, std::nullopt, std::nullopt}};
   loss.verdict.pass = true;
   loss.measured = l;
   out.push_back(loss);
