@@ -33,10 +33,54 @@ namespace {
 
 using namespace std::chrono_literals;
 
-class Latency : public hil::cases::frame_size_test {};
-
 // Of the frames: RFC 2544 times a few frames of a stream.
 constexpr double latency_probe_share = 0.01;
+
+class Latency : public hil::cases::frame_size_test {
+ protected:
+  // The stream with its probes at total_fps for duration, run as the file's comment says: again
+  // while its sender was short or its loss lay within its catch-up (point_rule's retries), with a
+  // probe of the tester's ceiling after the first short stream. The last run, its not_measurable
+  // set when the bench could not offer or count the load. Throws what a trial throws.
+  hil::cases::probed_trial measure_stream(double total_fps, std::chrono::milliseconds duration,
+                                          double accepted_loss, const std::string& what) {
+    const hil::measure::point_rule rule;
+    std::optional<hil::cases::probed_trial> run;
+    double best_fps = 0;  // the best load a stream's sender reached, its probes included
+    bool kept = true;
+    bool again = true;  // the last stream was short, or lost no more than its catch-up
+    bool probed = false;
+    std::optional<hil::measure::tester_ceiling> below;  // the probe's, after a short stream
+    for (int attempt = 0; again && attempt <= rule.invalid_retries; ++attempt) {
+      // After the first short stream, one probe as long as it: a tester below the load ends the
+      // case at once; one that reaches it unpaced may keep it paced next time.
+      if (!kept && !probed) {
+        probed = true;
+        below = ceiling_below(total_fps, duration);
+        if (below) break;
+      }
+      rest();
+      run = run_probed(total_fps, latency_probe_share, duration);
+      const auto& s = run->trial.stream;
+      logged(what, s, fmt::format("{} s", duration.count() / 1000.0));
+      kept = hil::measure::kept_schedule(s, duration, rule.schedule_tolerance);
+      again = !kept || hil::measure::lost_to_catch_up(s, accepted_loss);
+      best_fps = std::max(best_fps, s.sent_fps + total_fps - s.offered_fps);
+    }
+    const auto& s = run->trial.stream;
+    // Short every time without loss: the sender cannot offer the load. Frames lost beyond the
+    // DUT's port: the receiving end's ceiling.
+    if (below) {
+      run->trial.not_measurable = below;
+    } else if (!kept && s.loss_ratio() <= accepted_loss) {
+      run->trial.not_measurable = hil::measure::tester_ceiling{best_fps, total_fps};
+    } else {
+      run->trial.not_measurable =
+          hil::measure::receiver_ceiling(s, duration, accepted_loss, total_fps);
+    }
+    return std::move(*run);
+  }
+};
 
 TEST_P(Latency, RoundTripAtFloor) {
   if (!prepare_port()) return;
@@ -55,39 +99,7 @@ TEST_P(Latency, RoundTripAtFloor) {
     const auto before = ctx().link.counters(p.dut.interface);
     std::optional<hil::cases::probed_trial> run;
     try {
-      const hil::measure::point_rule rule;
-      double best_fps = 0;  // the best load a stream's sender reached, its probes included
-      bool kept = true;
-      bool again = true;  // the last stream was short, or lost no more than its catch-up
-      bool probed = false;
-      std::optional<hil::measure::tester_ceiling> below;  // the probe's, after a short stream
-      for (int attempt = 0; again && attempt <= rule.invalid_retries; ++attempt) {
-        // After the first short stream, one probe as long as it: a tester below the load ends the
-        // case at once; one that reaches it unpaced may keep it paced next time.
-        if (!kept && !probed) {
-          probed = true;
-          below = ceiling_below(total_fps, duration);
-          if (below) break;
-        }
-        rest();
-        run = run_probed(total_fps, latency_probe_share, duration);
-        const auto& s = run->trial.stream;
-        logged(what, s, fmt::format("{} s", duration.count() / 1000.0));
-        kept = hil::measure::kept_schedule(s, duration, rule.schedule_tolerance);
-        again = !kept || hil::measure::lost_to_catch_up(s, limits.accepted_loss);
-        best_fps = std::max(best_fps, s.sent_fps + total_fps - s.offered_fps);
-      }
-      const auto& s = run->trial.stream;
-      // Short every time without loss: the sender cannot offer the load. Frames lost beyond the
-      // DUT's port: the receiving end's ceiling.
-      if (below) {
-        run->trial.not_measurable = below;
-      } else if (!kept && s.loss_ratio() <= limits.accepted_loss) {
-        run->trial.not_measurable = hil::measure::tester_ceiling{best_fps, total_fps};
-      } else {
-        run->trial.not_measurable =
-            hil::measure::receiver_ceiling(s, duration, limits.accepted_loss, total_fps);
-      }
+      run = measure_stream(total_fps, duration, limits.accepted_loss, what);
     } catch (const std::exception& e) {
       ADD_FAILURE() << "an RFC 2544 latency trial against " << trial().base.host << " ("
                     << peer_keys() << " in the board profile) could not run: " << e.what();

@@ -19,10 +19,9 @@
 // queue may lose although it carries the rate paced. So is a trial that lost no more frames than
 // its sender, this process, held overdue at once (loss_within_catch_up): it kept the count, but
 // not the constant load. After invalid_retries more, a point whose last trial still lost frames
-// fails (the port lost them at no more than the offered rate); one
-// without loss stops the search (without a need; with one, below), which says the tool or the
-// DUT's CPU was the limit, since a loss-free figure below the offered rate would be the sender's,
-// not the port's.
+// fails (the port lost them at no more than the offered rate); one without loss stops the search
+// (without a need; with one, below), which says the tool or the DUT's CPU was the limit, since a
+// loss-free figure below the offered rate would be the sender's, not the port's.
 //
 // The first trial, at the media maximum, is also the tester's ceiling: a sender that cannot keep
 // that schedule sends as fast as it can, unpaced in effect. When options name the rate the verdict
@@ -134,8 +133,8 @@ struct trial_record {
   std::chrono::milliseconds duration{0};
   bool passed = false;
   bool confirmation = false;  // run for confirm_duration
-  // The sender kept the schedule and lost no more than its catch-up may explain (else measured
-  // again, or the end).
+  // The sender kept the schedule, and no loss beyond the accepted lay within its catch-up (else
+  // measured again, or the end).
   bool valid = true;
 };
 
