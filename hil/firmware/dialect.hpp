@@ -1,0 +1,70 @@
+// A firmware's iperf, as its serial console speaks it: one table per firmware of what to type,
+// how its units read, what marks the end of a run and how its report lines read. The table is
+// data and pure functions; the session that types at a console (and the engine's iPerf 2 end
+// that meets the firmware's traffic) use it, and tests check it on console text rebuilt from the
+// firmware's format strings, split across reads and interleaved with its log lines.
+//
+//   case ─▶ command(request) ──typed──▶ DUT console ─▶ … prompt … report lines … end marker
+//                                                           │
+//   firmware_report ◀── parse(text before the end marker) ◀─┘
+//
+// The verdict never rests on what the firmware printed: hilperf's own end counts the traffic
+// exactly; the firmware's figures are recorded beside them as a cross-check (some firmwares print
+// them with known defects: docs/console-duts.md).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hil/console/pattern.hpp"
+
+namespace hil::firmware {
+
+// What the DUT runs, from the DUT's side: it sends (client) or receives (server).
+enum class iperf_role { client, server };
+enum class iperf_protocol { tcp, udp };
+
+struct iperf_request {
+  iperf_role role = iperf_role::client;
+  iperf_protocol protocol = iperf_protocol::udp;
+  std::string peer_address;       // a client's server (the PC); unused by a server
+  std::uint16_t port = 5001;      // iPerf 2's
+  std::uint64_t bitrate_bps = 0;  // a UDP client's rate; 0: the firmware's default
+  std::chrono::seconds duration{10};
+};
+
+// What the firmware printed about one run, as it printed it; a figure it did not print is absent.
+struct firmware_report {
+  std::optional<double> seconds;          // the summary's interval: 0.0 to this
+  std::optional<double> mbit_per_second;  // its bandwidth (10^6 bits/s)
+  std::optional<std::uint64_t> lost;      // datagrams (a UDP summary)
+  std::optional<std::uint64_t> total;
+  std::vector<std::string> errors;      // iperf's own error lines, quoted: the run failed
+  std::vector<std::string> log_errors;  // other tasks' error log lines, quoted: context only
+};
+
+struct dialect {
+  std::string name;
+  console::pattern prompt;
+  std::string line_ending;  // what ends a typed line
+  // The command line for request; throws std::invalid_argument naming what the firmware cannot
+  // be asked (a rate its units cannot express, an empty peer address).
+  std::function<std::string(const iperf_request&)> command;
+  std::string abort_command;                               // stops a run in progress
+  std::vector<console::pattern> end_markers;               // the run is over
+  std::function<firmware_report(std::string_view)> parse;  // the text of one run
+};
+
+// STMicroelectronics' ST67W6X network driver CLI (x-cube-st67w61): prompt `w61/>`, `-b` in whole
+// Mbit/s, the run's lines after the prompt, `iperf exit` at the end, `iperf -a` to abort.
+[[nodiscard]] const dialect& st67w6x();
+
+// The dialect named name ("st67w6x"); nullptr for an unknown one.
+[[nodiscard]] const dialect* dialect_named(std::string_view name);
+
+}  // namespace hil::firmware

@@ -1,0 +1,121 @@
+// The ST67W6X CLI's iperf (x-cube-st67w61, Utils/Performance/iperf_shell.c and iperf.c), as
+// docs/console-duts.md describes it: what the shell parses, and the lines the report task prints.
+#include <fmt/format.h>
+
+#include <charconv>
+#include <regex>
+#include <stdexcept>
+#include <string>
+
+#include "hil/firmware/dialect.hpp"
+
+namespace hil::firmware {
+namespace {
+namespace st67 {  // named apart from other dialects' files in a unity build
+
+// -b is read with atoi as Mbit/s: only whole Mbit/s can be asked, and omitted it is 1 Mbit/s.
+std::string rate_option(std::uint64_t bitrate_bps) {
+  if (bitrate_bps == 0) {
+    throw std::invalid_argument(
+        "ST67W6X's iperf sends UDP at 1 Mbit/s unless -b is given: name the rate");
+  }
+  if (bitrate_bps % 1'000'000 != 0) {
+    throw std::invalid_argument(fmt::format(
+        "ST67W6X's iperf takes -b in whole Mbit/s: {:g} Mbit/s cannot be asked (use {} or {})",
+        static_cast<double>(bitrate_bps) / 1e6, bitrate_bps / 1'000'000,
+        bitrate_bps / 1'000'000 + 1));
+  }
+  return fmt::format(" -b {}", bitrate_bps / 1'000'000);
+}
+
+std::string command(const iperf_request& r) {
+  std::string line = "iperf";
+  if (r.role == iperf_role::client) {
+    if (r.peer_address.empty()) throw std::invalid_argument("an iperf client needs a server");
+    line += " -c " + r.peer_address;
+  } else {
+    line += " -s";
+  }
+  if (r.protocol == iperf_protocol::udp) line += " -u";
+  if (r.protocol == iperf_protocol::udp && r.role == iperf_role::client) {
+    line += rate_option(r.bitrate_bps);
+  }
+  if (r.duration.count() <= 0) throw std::invalid_argument("an iperf run of no time");
+  line += fmt::format(" -t {}", r.duration.count());
+  if (r.port != 5001) line += fmt::format(" -p {}", r.port);
+  return line;
+}
+
+double number(const std::string& text) {
+  double v = 0;
+  std::from_chars(text.data(), text.data() + text.size(), v);
+  return v;
+}
+
+std::uint64_t count(const std::string& text) {
+  std::uint64_t v = 0;
+  std::from_chars(text.data(), text.data() + text.size(), v);
+  return v;
+}
+
+// `[  1]  0.0-10.0 sec  51.20 MBytes    42.9 Mbits/sec` (an interval line with -i has the same
+// shape: the summary is the one from 0.0 that ends last).
+const std::regex summary_line(
+    R"(\[\s*\d+\]\s+0\.0-\s*(\d+\.\d+) sec\s+\S+ MBytes\s+(\d+\.\d+) Mbits/sec)");
+// `[  1]                  12/ 4256 ( 0.2%)` (server) or `[  1] 1.234 ms    12/ 4256 (0%)` (client,
+// from the peer's report).
+const std::regex loss_line(R"(\[\s*\d+\][^/\n]*?(\d+)/\s*(\d+)\s*\()");
+// The iperf command's own failures (the shell's, the handler's, the traffic task's).
+const std::regex error_line(
+    R"((?:tcp|udp) (?:server recv|client send) error, error code:[^\n]*|\[iperf\][^\n]*|[^\n]*: command not found\.?|Unknown argument[^\n]*|client/server required|Invalid server address|iperf aborting[^\n]*)");
+const std::regex log_error_line(R"(\[ERROR\][^\n]*)");
+
+firmware_report parse(std::string_view text) {
+  firmware_report r;
+  const std::string s(text);
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), summary_line);
+       it != std::sregex_iterator(); ++it) {
+    const double end = number((*it)[1].str());
+    if (!r.seconds || end >= *r.seconds) {
+      r.seconds = end;
+      r.mbit_per_second = number((*it)[2].str());
+    }
+  }
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), loss_line); it != std::sregex_iterator();
+       ++it) {
+    r.lost = count((*it)[1].str());
+    r.total = count((*it)[2].str());
+  }
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), error_line); it != std::sregex_iterator();
+       ++it) {
+    r.errors.push_back(it->str());
+  }
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), log_error_line);
+       it != std::sregex_iterator(); ++it) {
+    r.log_errors.push_back(it->str());
+  }
+  return r;
+}
+
+}  // namespace st67
+}  // namespace
+
+const dialect& st67w6x() {
+  static const dialect d{"st67w6x",
+                         console::pattern::literal("w61/>"),
+                         // The shell runs a line at CR and at LF alike: CR LF would run it and
+                         // then an empty line (a second prompt).
+                         "\n",
+                         st67::command,
+                         "iperf -a",
+                         {console::pattern::literal("iperf exit")},
+                         st67::parse};
+  return d;
+}
+
+const dialect* dialect_named(std::string_view name) {
+  if (name == "st67w6x") return &st67w6x();
+  return nullptr;
+}
+
+}  // namespace hil::firmware
