@@ -1,0 +1,2 @@
+add_test([=[netns.Rfc2544Sender.KeepsItsScheduleOnACpuItSharesWithABusyLoop]=]  /build/hil/tests/hil_rfc2544_tests [==[--gtest_filter=Rfc2544Sender.KeepsItsScheduleOnACpuItSharesWithABusyLoop]==] --gtest_also_run_disabled_tests)
+set_tests_properties([=[netns.Rfc2544Sender.KeepsItsScheduleOnACpuItSharesWithABusyLoop]=]  PROPERTIES WORKING_DIRECTORY /build/hil/tests SKIP_REGULAR_EXPRESSION [==[\[  SKIPPED \]]==] LABELS netns rfc2544 TIMEOUT 300 RUN_SERIAL TRUE)
