@@ -6,7 +6,7 @@
 //
 //   case ─▶ command(request) ──typed──▶ DUT console ─▶ … prompt … report lines … end marker
 //                                                           │
-//   firmware_report ◀── parse(text before the end marker) ◀─┘
+//   firmware_report ◀── parse(the run's text through its end marker) ◀─┘
 //
 // The verdict never rests on what the firmware printed: hilperf's own end counts the traffic
 // exactly; the firmware's figures are recorded beside them as a cross-check (some firmwares print
@@ -32,9 +32,10 @@ enum class iperf_protocol { tcp, udp };
 struct iperf_request {
   iperf_role role = iperf_role::client;
   iperf_protocol protocol = iperf_protocol::udp;
-  std::string peer_address;       // a client's server (the PC); unused by a server
-  std::uint16_t port = 5001;      // iPerf 2's
-  std::uint64_t bitrate_bps = 0;  // a UDP client's rate; 0: the firmware's default
+  std::string peer_address;          // a client's server (the PC); unused by a server
+  std::uint16_t port = 5001;         // iPerf 2's
+  std::uint64_t bitrate_bps = 0;     // a UDP client's rate; 0: the firmware's default
+  std::uint32_t datagram_bytes = 0;  // a UDP client's payload; 0: the firmware's default
   std::chrono::seconds duration{10};
 };
 
@@ -55,16 +56,30 @@ struct dialect {
   // The command line for request; throws std::invalid_argument naming what the firmware cannot
   // be asked (a rate its units cannot express, an empty peer address).
   std::function<std::string(const iperf_request&)> command;
-  std::string abort_command;                               // stops a run in progress
-  std::vector<console::pattern> end_markers;               // the run is over
-  std::function<firmware_report(std::string_view)> parse;  // the text of one run
+  // What stops request's run in progress; empty when nothing can (a run that blocks the shell).
+  std::function<std::string(const iperf_request&)> abort;
+  // What ends request's run on the console, ended well or not (its report's last line, a failure
+  // line): a run's text reaches through the first of them.
+  std::function<std::vector<console::pattern>(const iperf_request&)> end_markers;
+  // The report in a run's text (from the typed command through its end marker).
+  std::function<firmware_report(std::string_view)> parse;
 };
 
 // STMicroelectronics' ST67W6X network driver CLI (x-cube-st67w61): prompt `w61/>`, `-b` in whole
 // Mbit/s, the run's lines after the prompt, `iperf exit` at the end, `iperf -a` to abort.
 [[nodiscard]] const dialect& st67w6x();
 
-// The dialect named name ("st67w6x"); nullptr for an unknown one.
+// Zephyr's zperf shell: prompt `uart:~$`, `zperf udp upload <ip> <port> <s> <size> <rate>`
+// (rates with K or M, decimal), a blocking upload ending in `Upload completed!` and its
+// statistics, a download (the DUT receiving) ending in `End of session!` or `TCP session ended`.
+[[nodiscard]] const dialect& zperf();
+
+// ESP-IDF's iperf command (espressif/iperf-cmd): prompt `iperf>`, `-b` with k/m as 10^3/10^6
+// (M and K are binary there), reports every -i seconds (given as the whole run, so one summary),
+// the summary from 0.0 to the run's length as its end; no loss counts (it counts bytes only).
+[[nodiscard]] const dialect& esp_idf();
+
+// The dialect named name ("st67w6x", "zperf", "esp-idf"); nullptr for an unknown one.
 [[nodiscard]] const dialect* dialect_named(std::string_view name);
 
 }  // namespace hil::firmware

@@ -2,11 +2,12 @@
 // docs/console-duts.md describes it: what the shell parses, and the lines the report task prints.
 #include <fmt/format.h>
 
-#include <charconv>
 #include <regex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "hil/firmware/detail/report_text.hpp"
 #include "hil/firmware/dialect.hpp"
 
 namespace hil::firmware {
@@ -46,18 +47,6 @@ std::string command(const iperf_request& r) {
   return line;
 }
 
-double number(const std::string& text) {
-  double v = 0;
-  std::from_chars(text.data(), text.data() + text.size(), v);
-  return v;
-}
-
-std::uint64_t count(const std::string& text) {
-  std::uint64_t v = 0;
-  std::from_chars(text.data(), text.data() + text.size(), v);
-  return v;
-}
-
 // `[  1]  0.0-10.0 sec  51.20 MBytes    42.9 Mbits/sec` (an interval line with -i has the same
 // shape: the summary is the one from 0.0 that ends last).
 const std::regex summary_line(
@@ -72,28 +61,19 @@ const std::regex log_error_line(R"(\[ERROR\][^\n]*)");
 
 firmware_report parse(std::string_view text) {
   firmware_report r;
-  const std::string s(text);
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), summary_line);
-       it != std::sregex_iterator(); ++it) {
-    const double end = number((*it)[1].str());
+  for (const auto& m : detail::matches(text, summary_line)) {
+    const double end = detail::decimal(m[1]);
     if (!r.seconds || end >= *r.seconds) {
       r.seconds = end;
-      r.mbit_per_second = number((*it)[2].str());
+      r.mbit_per_second = detail::decimal(m[2]);
     }
   }
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), loss_line); it != std::sregex_iterator();
-       ++it) {
-    r.lost = count((*it)[1].str());
-    r.total = count((*it)[2].str());
+  for (const auto& m : detail::matches(text, loss_line)) {
+    r.lost = detail::whole(m[1]);
+    r.total = detail::whole(m[2]);
   }
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), error_line); it != std::sregex_iterator();
-       ++it) {
-    r.errors.push_back(it->str());
-  }
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), log_error_line);
-       it != std::sregex_iterator(); ++it) {
-    r.log_errors.push_back(it->str());
-  }
+  for (const auto& m : detail::matches(text, error_line)) r.errors.push_back(m[0]);
+  for (const auto& m : detail::matches(text, log_error_line)) r.log_errors.push_back(m[0]);
   return r;
 }
 
@@ -101,21 +81,16 @@ firmware_report parse(std::string_view text) {
 }  // namespace
 
 const dialect& st67w6x() {
-  static const dialect d{"st67w6x",
-                         console::pattern::literal("w61/>"),
-                         // The shell runs a line at CR and at LF alike: CR LF would run it and
-                         // then an empty line (a second prompt).
-                         "\n",
-                         st67::command,
-                         "iperf -a",
-                         {console::pattern::literal("iperf exit")},
-                         st67::parse};
+  static const dialect d{
+      "st67w6x", console::pattern::literal("w61/>"),
+      // The shell runs a line at CR and at LF alike: CR LF would run it and then an empty line
+      // (a second prompt).
+      "\n", st67::command, [](const iperf_request&) { return std::string("iperf -a"); },
+      [](const iperf_request&) {
+        return std::vector<console::pattern>{console::pattern::literal("iperf exit")};
+      },
+      st67::parse};
   return d;
-}
-
-const dialect* dialect_named(std::string_view name) {
-  if (name == "st67w6x") return &st67w6x();
-  return nullptr;
 }
 
 }  // namespace hil::firmware

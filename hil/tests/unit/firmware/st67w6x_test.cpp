@@ -61,16 +61,17 @@ TEST(St67w6x, ARateItsWholeMbitCannotSayIsRefusedNamingTheNeighbours) {
 }
 
 // One run as the console shows it, through the prompt, read to the end marker in reads of
-// `split` bytes; the text before the marker parsed.
+// `split` bytes; the run's text through the marker parsed.
 hil::firmware::firmware_report run(const std::string& console, std::size_t split) {
   hil::console::expect_buffer b;
   std::optional<hil::console::expect_match> end;
+  const auto markers = st().end_markers(request(iperf_role::client, iperf_protocol::udp));
   for (std::size_t at = 0; at < console.size() && !end; at += split) {
     b.feed(std::string_view(console).substr(at, split));
-    end = b.take(st().end_markers);
+    end = b.take(markers);
   }
   EXPECT_TRUE(end) << "no end marker";
-  return st().parse(end ? end->before : "");
+  return st().parse(end ? end->before + end->matched : "");
 }
 
 const std::string udp_client =
@@ -139,10 +140,10 @@ TEST(St67w6x, TheShellsAndTheHandlersRefusalsAreErrors) {
   EXPECT_FALSE(st().parse("").seconds);
 }
 
-TEST(St67w6x, IsFoundByItsName) {
+TEST(St67w6x, IsFoundByItsNameAndAbortsWithDashA) {
   EXPECT_EQ(hil::firmware::dialect_named("st67w6x"), &st());
-  EXPECT_EQ(hil::firmware::dialect_named("esp-idf"), nullptr);
-  EXPECT_EQ(st().abort_command, "iperf -a");
+  EXPECT_EQ(hil::firmware::dialect_named("st67"), nullptr);
+  EXPECT_EQ(st().abort(request(iperf_role::server, iperf_protocol::udp)), "iperf -a");
   EXPECT_EQ(st().line_ending, "\n");
 }
 

@@ -1,0 +1,12 @@
+#include "hil/firmware/dialect.hpp"
+
+namespace hil::firmware {
+
+const dialect* dialect_named(std::string_view name) {
+  for (const dialect* d : {&st67w6x(), &zperf(), &esp_idf()}) {
+    if (d->name == name) return d;
+  }
+  return nullptr;
+}
+
+}  // namespace hil::firmware

@@ -1,0 +1,153 @@
+// The zperf and ESP-IDF dialects on console text rebuilt from the firmwares' format strings
+// (zperf_shell.c; iperf_report.c), read through the expect buffer to each run's end marker
+// whatever the reads' split.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hil/console/expect_buffer.hpp"
+#include "hil/firmware/dialect.hpp"
+
+namespace {
+
+using hil::firmware::dialect;
+using hil::firmware::iperf_protocol;
+using hil::firmware::iperf_request;
+using hil::firmware::iperf_role;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+iperf_request request(iperf_role role, iperf_protocol protocol) {
+  iperf_request r;
+  r.role = role;
+  r.protocol = protocol;
+  r.peer_address = "198.18.0.195";
+  r.bitrate_bps = 27'000'000;
+  r.duration = 10s;
+  return r;
+}
+
+// The run's text through its end marker, read in reads of `split` bytes, and what came after.
+struct read_run {
+  std::string text;
+  std::string after;
+};
+read_run through_end(const dialect& d, const iperf_request& r, const std::string& console,
+                     std::size_t split) {
+  hil::console::expect_buffer b;
+  std::optional<hil::console::expect_match> end;
+  const auto markers = d.end_markers(r);
+  for (std::size_t at = 0; at < console.size(); at += split) {
+    b.feed(std::string_view(console).substr(at, split));
+    if (!end) end = b.take(markers);
+  }
+  EXPECT_TRUE(end) << "no end marker";
+  return {end ? end->before + end->matched : "", std::string(b.unread())};
+}
+
+TEST(Zperf, CommandsTakePositionalArgumentsAndDecimalRates) {
+  const auto& z = hil::firmware::zperf();
+  EXPECT_EQ(z.command(request(iperf_role::client, iperf_protocol::udp)),
+            "zperf udp upload 198.18.0.195 5001 10 1024 27M");
+  auto r = request(iperf_role::client, iperf_protocol::udp);
+  r.bitrate_bps = 27'500'000;
+  r.datagram_bytes = 1000;
+  EXPECT_EQ(z.command(r), "zperf udp upload 198.18.0.195 5001 10 1000 27500K");
+  r.bitrate_bps = 27'500'001;
+  EXPECT_THROW((void)z.command(r), std::invalid_argument);
+  EXPECT_EQ(z.command(request(iperf_role::client, iperf_protocol::tcp)),
+            "zperf tcp upload 198.18.0.195 5001 10 1024");
+  EXPECT_EQ(z.command(request(iperf_role::server, iperf_protocol::udp)), "zperf udp download 5001");
+  EXPECT_EQ(z.abort(request(iperf_role::server, iperf_protocol::tcp)), "zperf tcp download stop");
+  EXPECT_EQ(z.abort(request(iperf_role::client, iperf_protocol::udp)), "") << "an upload blocks";
+}
+
+const std::string zperf_upload =
+    "zperf udp upload 198.18.0.195 5001 10 1024 27M\r\n"
+    "Remote port is 5001\r\nConnecting to 198.18.0.195\r\nDuration:\t10.00 s\r\n"
+    "Packet size:\t1024 bytes\r\nRate:\t\t27000 kbps\r\nStarting...\r\nRate:\t\t27.00 Mbps\r\n"
+    "Packet duration 0 ms\r\n-\r\nUpload completed!\r\nStatistics:\t\tserver\t(client)\r\n"
+    "Duration:\t\t10.01 s\t(10.00 s)\r\nNum packets:\t\t32959\t(32960)\r\n"
+    "Num packets out order:\t0\r\nNum packets lost:\t1\r\nJitter:\t\t\t63 us\r\n"
+    "Rate:\t\t\t26.97 Mbps\t(27.00 Mbps)\r\n\x1b[1;32muart:~$ \x1b[m";
+
+TEST(Zperf, AnUploadsStatisticsAreItsReport) {
+  const auto& z = hil::firmware::zperf();
+  for (const std::size_t split : {1U, 9U, 4096U}) {
+    const auto run =
+        through_end(z, request(iperf_role::client, iperf_protocol::udp), zperf_upload, split);
+    const auto r = z.parse(run.text);
+    EXPECT_EQ(r.mbit_per_second, 26.97) << split << ": the server's figure";
+    EXPECT_EQ(r.seconds, 10.01) << split;
+    EXPECT_EQ(r.total, 32959U) << split;
+    EXPECT_EQ(r.lost, 1U) << split;
+    EXPECT_TRUE(r.errors.empty()) << split;
+    EXPECT_THAT(run.after, HasSubstr("uart:~$")) << split << ": the prompt is left unread";
+  }
+}
+
+TEST(Zperf, ADownloadsSessionReportAndAFailedUpload) {
+  const auto& z = hil::firmware::zperf();
+  const std::string download =
+      "zperf udp download 5001\nUDP server started on port 5001\nuart:~$ New session started.\n"
+      "End of session!\n duration:\t\t10.00 s\n received packets:\t23551\n"
+      " nb packets lost:\t12\n nb packets outorder:\t0\n jitter:\t\t\t120 us\n"
+      " rate:\t\t\t27.70 Mbps\n";
+  const auto run =
+      through_end(z, request(iperf_role::server, iperf_protocol::udp), download, 5).text;
+  const auto r = z.parse(run);
+  EXPECT_EQ(r.mbit_per_second, 27.70);
+  EXPECT_EQ(r.lost, 12U);
+  EXPECT_EQ(r.total, 23563U) << "received and lost";
+  const auto failed = through_end(z, request(iperf_role::client, iperf_protocol::tcp),
+                                  "zperf tcp upload 198.18.0.195 5001 10 1024\n"
+                                  "TCP upload failed (-111)\nuart:~$ ",
+                                  3);
+  EXPECT_THAT(z.parse(failed.text).errors, ElementsAre("TCP upload failed (-111)"));
+  EXPECT_THAT(z.parse("Rate:\t\t\t950 Kbps\t(951 Kbps)\n").mbit_per_second, 0.95);
+}
+
+TEST(EspIdf, CommandsUseDecimalSuffixesAndOneReportOfTheWholeRun) {
+  const auto& e = hil::firmware::esp_idf();
+  EXPECT_EQ(e.command(request(iperf_role::client, iperf_protocol::udp)),
+            "iperf -c 198.18.0.195 -u -b 27m -t 10 -i 10");
+  EXPECT_EQ(e.command(request(iperf_role::server, iperf_protocol::tcp)), "iperf -s -t 10 -i 10");
+  auto r = request(iperf_role::client, iperf_protocol::udp);
+  r.bitrate_bps = 0;
+  EXPECT_THROW((void)e.command(r), std::invalid_argument);
+  EXPECT_EQ(e.abort(r), "iperf --abort");
+}
+
+TEST(EspIdf, TheSummaryOfTheRunsLengthEndsIt) {
+  const auto& e = hil::firmware::esp_idf();
+  const std::string console =
+      "iperf -s -u -t 10 -i 10\nI (5230) iperf: mode=udp-server sip=198.18.0.10:5001, "
+      "dip=0.0.0.0:5001, interval=10, time=10\niperf> I (5240) iperf(id=1): [UDP Server] Socket "
+      "created\n\n[ ID] Interval\t\tTransfer\tBandwidth\n"
+      "W (9000) iperf: report_task is starving for execution time!\n"
+      "[  1]  0.0-10.0 sec\t33.03 MBytes\t27.71 Mbits/sec\nI (15300) iperf: iperf exit\n";
+  const auto run =
+      through_end(e, request(iperf_role::server, iperf_protocol::udp), console, 4).text;
+  const auto r = e.parse(run);
+  EXPECT_EQ(r.seconds, 10.0);
+  EXPECT_EQ(r.mbit_per_second, 27.71);
+  EXPECT_FALSE(r.lost) << "it counts bytes only";
+  EXPECT_THAT(e.parse("W (9000) iperf: udp client send error, error code: 12, reason: Out of "
+                      "memory\n")
+                  .errors,
+              ElementsAre(HasSubstr("error code: 12")));
+  EXPECT_EQ(e.parse("[  1]  0.0-10.0 sec\t1.20 MBytes\t950.00 Kbits/sec\n").mbit_per_second, 0.95);
+}
+
+TEST(Dialects, EachIsFoundByItsName) {
+  EXPECT_EQ(hil::firmware::dialect_named("zperf"), &hil::firmware::zperf());
+  EXPECT_EQ(hil::firmware::dialect_named("esp-idf"), &hil::firmware::esp_idf());
+  EXPECT_EQ(hil::firmware::dialect_named("st67w6x"), &hil::firmware::st67w6x());
+  EXPECT_EQ(hil::firmware::dialect_named("lwiperf"), nullptr);
+}
+
+}  // namespace
