@@ -17,15 +17,7 @@ namespace {
 namespace esp {  // named apart from other dialects' files in a unity build
 
 std::string command(const iperf_request& r) {
-  if (r.duration.count() <= 0) throw std::invalid_argument("an iperf run of no time");
-  std::string line = "iperf";
-  if (r.role == iperf_role::client) {
-    if (r.peer_address.empty()) throw std::invalid_argument("an iperf client needs a server");
-    line += " -c " + r.peer_address;
-  } else {
-    line += " -s";
-  }
-  if (r.protocol == iperf_protocol::udp) line += " -u";
+  std::string line = detail::iperf2_style_head(r);
   // Lower case: k and m are 10^3 and 10^6 there, K and M 2^10 and 2^20 (-b 50M is 52.4 Mbit/s).
   if (r.protocol == iperf_protocol::udp && r.role == iperf_role::client) {
     line += " -b " + detail::decimal_rate(r.bitrate_bps, 'm', 'k', "ESP-IDF");

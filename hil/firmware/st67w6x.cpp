@@ -30,18 +30,10 @@ std::string rate_option(std::uint64_t bitrate_bps) {
 }
 
 std::string command(const iperf_request& r) {
-  std::string line = "iperf";
-  if (r.role == iperf_role::client) {
-    if (r.peer_address.empty()) throw std::invalid_argument("an iperf client needs a server");
-    line += " -c " + r.peer_address;
-  } else {
-    line += " -s";
-  }
-  if (r.protocol == iperf_protocol::udp) line += " -u";
+  std::string line = detail::iperf2_style_head(r);
   if (r.protocol == iperf_protocol::udp && r.role == iperf_role::client) {
     line += rate_option(r.bitrate_bps);
   }
-  if (r.duration.count() <= 0) throw std::invalid_argument("an iperf run of no time");
   line += fmt::format(" -t {}", r.duration.count());
   if (r.port != 5001) line += fmt::format(" -p {}", r.port);
   return line;

@@ -30,6 +30,15 @@ std::vector<std::vector<std::string>> matches(std::string_view text, const std::
   return out;
 }
 
+std::string iperf2_style_head(const iperf_request& r) {
+  if (r.duration.count() <= 0) throw std::invalid_argument("an iperf run of no time");
+  if (r.role == iperf_role::server) {
+    return r.protocol == iperf_protocol::udp ? "iperf -s -u" : "iperf -s";
+  }
+  if (r.peer_address.empty()) throw std::invalid_argument("an iperf client needs a server");
+  return "iperf -c " + r.peer_address + (r.protocol == iperf_protocol::udp ? " -u" : "");
+}
+
 std::string decimal_rate(std::uint64_t bitrate_bps, char mega, char kilo,
                          std::string_view firmware) {
   if (bitrate_bps == 0) {

@@ -1,5 +1,5 @@
-// Reading a firmware's figures out of console text, shared by the dialects: numbers as printed
-// and every match of a report line's pattern.
+// What the dialects share: a firmware's figures read out of console text (numbers as printed,
+// every match of a report line), and the parts of command lines they write alike.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "hil/firmware/dialect.hpp"
+
 namespace hil::firmware::detail {
+
+// "iperf -c <peer> [-u]" or "iperf -s [-u]": the head of an iPerf 2 style command line (ST67W6X,
+// ESP-IDF); throws std::invalid_argument for a client without a server or a run of no time.
+[[nodiscard]] std::string iperf2_style_head(const iperf_request& r);
 
 // "27.2" as 27.2, "23128" as 23128; 0 when text does not start with a number.
 [[nodiscard]] double decimal(std::string_view text);
