@@ -56,6 +56,14 @@ std::string sender_cap_words(const std::optional<double>& sender_ceiling_fps) {
       *sender_ceiling_fps);
 }
 
+// Said after a figure the sender capped below a rate whose frames were lost (lost_fps).
+std::string lower_bound_words(double sender_ceiling_fps, double lost_fps) {
+  return fmt::format(
+      "; above it the sender reached at most {:.0f} frames/s of the load asked, so the port's "
+      "zero-loss rate lies between this figure and {:.0f} frames/s, where it lost frames",
+      sender_ceiling_fps, lost_fps);
+}
+
 }  // namespace
 
 std::string not_measurable_words(const frame_limits& l, const tester_ceiling& c,
@@ -117,11 +125,21 @@ verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
   const double fps = *r.throughput_fps;
   const double percent = l.media_max_fps > 0 ? 100 * fps / l.media_max_fps : 0;
   v.judge(percent);
-  v.observed =
-      fmt::format("{}{:.1f} % of the media maximum: {:.0f} frames/s, {:.2f} Mbit/s of frames{}",
-                  r.sender_ceiling_fps ? "at least " : "", percent, fps,
-                  fps * l.frame_bytes * 8 / 1e6, sender_cap_words(r.sender_ceiling_fps));
+  // A figure capped by the sender below a rate whose frames were lost: the port's zero-loss rate
+  // lies between the two, and the loss, not the figure, fails the check.
+  const auto lost_at = r.sender_ceiling_fps ? lowest_failing(r) : std::nullopt;
+  v.observed = fmt::format(
+      "{}{:.1f} % of the media maximum: {:.0f} frames/s, {:.2f} Mbit/s of frames{}",
+      r.sender_ceiling_fps ? "at least " : "", percent, fps, fps * l.frame_bytes * 8 / 1e6,
+      lost_at ? lower_bound_words(*r.sender_ceiling_fps, *lost_at)
+              : sender_cap_words(r.sender_ceiling_fps));
   if (v.pass) return v;
+  if (lost_at) {
+    v.cause =
+        fmt::format("the port lost frames of {} bytes at {:.0f} frames/s, below its line rate: {}",
+                    l.frame_bytes, *lost_at, port_loss_causes(l.path.direction));
+    return v;
+  }
   v.cause = fmt::format(
       "the port loses frames of {} bytes above {:.0f} frames/s, below its line rate: {}",
       l.frame_bytes, fps, port_loss_causes(l.path.direction));

@@ -146,19 +146,30 @@ search_result find_throughput(const search_options& o, const trial_runner& run) 
   const double step = o.resolution * o.max_fps;
   const double need = need_point(o.required_fps);
   double sender_best = 0;  // the best rate a capped point's sender reached
+  // A point that lost frames at or below the need: the port cannot carry what the verdict needs,
+  // whatever the sender offers above or between, so a short sender no longer hides the verdict.
+  bool failed_at_need = false;
   // One point (measure_point's rule); a stop leaves in r why.
   const auto trial = [&](double fps, bool confirmation, double required_fps = 0) {
     const point_rule rule{o.accepted_loss, o.schedule_tolerance, o.invalid_retries,
                           o.direction,     required_fps,         o.required_fps};
     const auto duration = confirmation ? o.confirm_duration : o.trial_duration;
     auto p = measure_point(rule, fps, duration, confirmation, run, r.trials);
-    if (p.counted) return p.counted->passed ? point_end::passed : point_end::failed;
+    if (p.counted) {
+      if (p.counted->passed) return point_end::passed;
+      failed_at_need = failed_at_need || (need > 0 && fps <= need);
+      return point_end::failed;
+    }
     // With a need, a sender short without loss caps the search above the need once it offered
     // the need (passed there, or reached it unpaced at the first trial): the verdict rests on the
-    // rates below, which it can offer. Else it cannot offer the need: not measurable.
+    // rates below, which it can offer. It caps it anywhere once the port lost frames at or below
+    // the need: the verdict is known, the figure a lower bound. Else it cannot offer the need:
+    // not measurable.
     if (p.tool_limited && need > 0) {
-      r.not_measurable = ceiling_unless_capped(p, fps, o.required_fps, lo >= need);
-      if (r.not_measurable) return point_end::stop;
+      if (!failed_at_need) {
+        r.not_measurable = ceiling_unless_capped(p, fps, o.required_fps, lo >= need);
+        if (r.not_measurable) return point_end::stop;
+      }
       sender_best = std::max(sender_best, p.best_sent_fps);
       return point_end::capped;
     }

@@ -35,8 +35,11 @@
 // takes it as its upper bound (hi) and goes on below; the answer is then a lower bound of the
 // port's throughput, with the sender's best rate beside it (sender_ceiling_fps). A sender short
 // without loss that has not shown it reaches the need (at or below the need, say) cannot offer
-// what the verdict needs, paced: not measurable, as at the first trial. Only a search without a
-// need (required_fps 0) still stops at a short sender as its limit (tool_limited).
+// what the verdict needs, paced: not measurable, as at the first trial — unless the port has
+// already lost frames at or below the need (a failed point there): the verdict is then known, and
+// a short sender anywhere caps the search as above, the answer a lower bound below that failure.
+// Only a search without a need (required_fps 0) still stops at a short sender as its limit
+// (tool_limited).
 #pragma once
 
 #include <chrono>

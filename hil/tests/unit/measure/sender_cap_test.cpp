@@ -103,6 +103,40 @@ TEST(SenderCap, AFigureBelowAFailureIsNoLowerBound) {
   EXPECT_FALSE(r.sender_ceiling_fps);
 }
 
+TEST(SenderCap, ASenderShortBelowALossAtTheNeedCapsTheSearchInsteadOfHidingTheFailure) {
+  // The port carries 300,000 frames/s, below the need (446,429): the trials at the maximum and at
+  // the need lose frames. Then the sender, busy, reaches 250,000 at most: short without loss at
+  // 334,821 and below. The failure is known, so the short points cap the search; they do not
+  // end it as not measurable (which would hide a port that cannot carry what the check needs).
+  auto b = bench({2e6, 2e6, 2e6, 250'000});
+  b.limit = 300'000;
+  const auto r = hil::measure::find_throughput(search(), std::ref(b));
+  EXPECT_FALSE(r.not_measurable);
+  EXPECT_FALSE(r.tool_limited);
+  ASSERT_TRUE(r.throughput_fps);
+  EXPECT_LE(*r.throughput_fps, 250'000);
+  EXPECT_GE(*r.throughput_fps, 250'000 - 0.01 * gigabit_64);
+  ASSERT_TRUE(r.sender_ceiling_fps);
+  EXPECT_DOUBLE_EQ(*r.sender_ceiling_fps, 250'000);
+
+  const auto v = hil::measure::check_frame_throughput(limits(), r);
+  EXPECT_FALSE(v.pass);
+  EXPECT_THAT(v.observed, HasSubstr("at least 15.9 % of the media maximum: 237165 frames/s"));
+  EXPECT_THAT(v.observed, HasSubstr("the sender reached at most 250000 frames/s"));
+  EXPECT_THAT(v.observed, HasSubstr("lies between this figure and 446429 frames/s"));
+  EXPECT_THAT(v.cause, HasSubstr("the port lost frames of 64 bytes at 446429 frames/s"));
+}
+
+TEST(SenderCap, ASenderShortBelowTheNeedBeforeAnyLossThereIsStillNotMeasurable) {
+  // The same busy sender, but the port carries everything it was offered: no loss at or below
+  // the need, so nothing says whether the port carries the need.
+  auto b = bench({2e6, 250'000});
+  const auto r = hil::measure::find_throughput(search(), std::ref(b));
+  ASSERT_TRUE(r.not_measurable);
+  EXPECT_DOUBLE_EQ(r.not_measurable->ceiling_fps, 250'000);
+  EXPECT_FALSE(r.throughput_fps);
+}
+
 TEST(SenderCap, ASweepSkipsTheLoadsAboveTheFloorItsSenderCannotOffer) {
   auto b = bench({500'000});
   const auto o = hil::test::scripted_sweep(needed_30_percent);
