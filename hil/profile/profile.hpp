@@ -25,11 +25,56 @@ enum class duplex_mode { full, half };
 // netserver (NetperfSuite only).
 enum class peer_server { hilperf_peer, iperf3, iperf2, netserver };
 
+// How the suite reaches the DUT: a Linux board the cases run on (here, or over ssh through
+// ci/board-launcher), or a microcontroller whose firmware's iperf is typed at its serial console
+// while hilperf's own iPerf 2 end runs on the runner (docs/console-duts.md).
+enum class dut_mode { linux_board, console };
+
 // The near end: the interface the checks exercise and the addresses it carries.
 struct dut_config {
+  dut_mode mode = dut_mode::linux_board;
   std::string interface = "eth0";  // e.g. eth0; the interface whose link the checks control
   std::string ipv4;                // "a.b.c.d/len"; required
   std::string ipv6;                // "x::y/len"; empty when the bench has no IPv6
+};
+
+// Which firmware's iperf a console DUT speaks (hil/firmware's dialects).
+enum class firmware_dialect { st67w6x, zperf, esp_idf };
+// What ends a typed line: the dialect's own choice, or the one named.
+enum class console_line_ending { dialect, lf, cr, crlf };
+
+// [console]: the DUT's console, when dut.mode is "console".
+struct console_config {
+  std::string port;  // "/dev/ttyACM0", a pseudo-terminal, or "tcp://host:port" (ser2net's tcp)
+  int baud = 115200;
+  bool rtscts = false;  // hardware flow control
+  firmware_dialect dialect = firmware_dialect::st67w6x;
+  std::string prompt;  // empty: the dialect's
+  console_line_ending line_ending = console_line_ending::dialect;
+  int char_delay_ms = 0;           // between typed bytes (a firmware that loses bytes sent fast)
+  int prompt_timeout_seconds = 5;  // every wait for the prompt or a typed line's echo
+  int end_slack_seconds = 15;      // beyond a run's -t, for its end marker
+  // Typed once before the first run (joining the access point, say), each awaiting its reply (a
+  // literal substring) within setup_timeout_seconds: the two lists pair up, equal in length.
+  std::vector<std::string> setup_commands;
+  std::vector<std::string> setup_replies;
+  int setup_timeout_seconds = 30;
+  std::string reset_command;  // typed when a run will not end even after its abort; empty: none
+};
+
+// [firmware_iperf]: procedure 002's Tx/Rx rows with the DUT behind its console; the run's length
+// is durations.*.txrx_seconds. The minimums default to 90 % of the procedure's published table
+// (UDP Tx 27.2, Rx 27.7, TCP Tx 23.6, Rx 24.5 Mbit/s).
+struct firmware_iperf_config {
+  int udp_rate_mbps = 50;  // what the UDP rows ask (iperf -b), whole Mbit/s
+  int port = 5001;         // iPerf 2's port, at both ends
+  double udp_tx_mbps = 24.5;
+  double udp_rx_mbps = 24.9;
+  double tcp_tx_mbps = 21.2;
+  double tcp_rx_mbps = 22.0;
+  // The firmware's own printed bandwidth against hilperf's count: a larger disagreement is named
+  // in the case's output and record (the verdict stays hilperf's count).
+  double report_tolerance_percent = 10.0;
 };
 
 // The far end (the PC in procedure 000).
@@ -210,6 +255,8 @@ struct profile {
   y1564_config y1564;
   history_config history;
   sim_config sim;
+  console_config console;  // dut.mode console
+  firmware_iperf_config firmware_iperf;
 
   // The duration set selected by duration_set_name.
   [[nodiscard]] const duration_set& durations() const {

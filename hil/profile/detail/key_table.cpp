@@ -123,6 +123,22 @@ std::optional<per_frame_list> read_per_frame(const value_reader& r, const value_
   return values;
 }
 
+std::optional<std::vector<std::string>> read_texts(const value_reader& r) {
+  const toml::array* array = r.array();
+  if (array == nullptr) return std::nullopt;
+  std::vector<std::string> values;
+  bool all_valid = true;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const value_reader element((*array)[i], fmt::format("{}[{}]", r.key(), i), r.state());
+    if (auto value = element.string()) {
+      values.push_back(std::move(*value));
+    } else {
+      all_valid = false;
+    }
+  }
+  return all_valid ? std::optional(std::move(values)) : std::nullopt;
+}
+
 std::string toml_string(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
@@ -166,6 +182,12 @@ std::string per_frame_text(const per_frame_list& values) {
   return by_frame.empty() ? "{}" : "{ " + by_frame + " }";
 }
 
+std::string texts_text(const std::vector<std::string>& values) {
+  std::vector<std::string> quoted;
+  for (const auto& v : values) quoted.push_back(toml_string(v));
+  return fmt::format("[{}]", fmt::join(quoted, ", "));
+}
+
 std::string type_text(const value_rule& rule) {
   switch (rule.kind) {
     case value_kind::text:
@@ -183,6 +205,7 @@ std::string type_text(const value_rule& rule) {
     case value_kind::increasing:
       return "integer array";
     case value_kind::distinct:
+    case value_kind::texts:
       return "string array";
     case value_kind::per_frame:
       return "table";
@@ -213,6 +236,8 @@ std::string range_text(const value_rule& rule) {
       return "distinct, each one of " + quoted_names(rule.names);
     case value_kind::per_frame:
       return fmt::format("`frame<bytes> = %`, bytes {} to {}, % > 0, ≤ 100", rule.low, rule.high);
+    case value_kind::texts:
+      return std::string(rule.form);
   }
   return {};
 }

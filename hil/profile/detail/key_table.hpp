@@ -42,6 +42,7 @@ enum class value_kind {
   increasing,  // a non-empty array of integers in [low, high], strictly increasing; form: what
   distinct,    // a non-empty array of distinct names
   per_frame,   // a table of frame<bytes> = percent, bytes in [low, high], percent in (0, 100]
+  texts,       // an array of strings, possibly empty; form: what they are
 };
 
 struct value_rule {
@@ -88,6 +89,9 @@ constexpr value_rule distinct(std::span<const std::string_view> names, std::stri
                               std::string_view when_empty) {
   return {.kind = value_kind::distinct, .names = names, .form = what, .when_empty = when_empty};
 }
+constexpr value_rule texts(std::string_view form) {
+  return {.kind = value_kind::texts, .form = form};
+}
 constexpr value_rule per_frame(std::int64_t low, std::int64_t high) {
   return {.kind = value_kind::per_frame,
           .low = static_cast<double>(low),
@@ -104,12 +108,14 @@ std::optional<std::vector<int>> read_increasing(const value_reader& r, const val
 std::optional<std::vector<std::size_t>> read_distinct(const value_reader& r,
                                                       const value_rule& rule);
 std::optional<per_frame_list> read_per_frame(const value_reader& r, const value_rule& rule);
+std::optional<std::vector<std::string>> read_texts(const value_reader& r);
 std::string toml_string(std::string_view text);
 std::string float_text(double value);
 std::string list_text(const std::vector<int>& values);
 std::string names_text(std::span<const std::string_view> names,
                        const std::vector<std::size_t>& indices);
 std::string per_frame_text(const per_frame_list& values);
+std::string texts_text(const std::vector<std::string>& values);
 
 // The value of a field of type Field, read by its rule.
 template <class Field>
@@ -131,6 +137,8 @@ std::optional<Field> read_as(const value_reader& r, const value_rule& rule) {
     return read_increasing(r, rule);
   } else if constexpr (std::is_same_v<Field, per_frame_list>) {
     return read_per_frame(r, rule);
+  } else if constexpr (std::is_same_v<Field, std::vector<std::string>>) {
+    return read_texts(r);
   } else {  // a list of enum values, by name
     const auto indices = read_distinct(r, rule);
     if (!indices) return std::nullopt;
@@ -158,6 +166,8 @@ std::string write_as(const Field& value, const value_rule& rule) {
     return list_text(value);
   } else if constexpr (std::is_same_v<Field, per_frame_list>) {
     return per_frame_text(value);
+  } else if constexpr (std::is_same_v<Field, std::vector<std::string>>) {
+    return texts_text(value);
   } else {
     std::vector<std::size_t> indices;
     for (const auto v : value) indices.push_back(static_cast<std::size_t>(v));

@@ -93,6 +93,21 @@ void check_required(const profile& p, pass_state& state) {
     state.report(std::string(target), state.line_of(target),
                  "required when peer.mode is \"ssh\": the user@host the peer is started on");
   }
+  const std::string_view console_port = "console.port";
+  if (state.valid("dut.mode") && p.dut.mode == dut_mode::console && p.console.port.empty() &&
+      !state.rejected(console_port)) {
+    state.report(std::string(console_port), state.line_of(console_port),
+                 "required when dut.mode is \"console\": the serial device, pty or "
+                 "tcp://host:port the DUT's console is on");
+  }
+  if (p.console.setup_commands.size() != p.console.setup_replies.size() &&
+      !state.rejected_in("console.setup_commands") && !state.rejected_in("console.setup_replies")) {
+    const std::string_view replies = "console.setup_replies";
+    state.report(std::string(replies), state.line_of(replies),
+                 fmt::format("pairs with console.setup_commands, one reply per command: {} "
+                             "commands, {} replies",
+                             p.console.setup_commands.size(), p.console.setup_replies.size()));
+  }
   // iperf3's authentication takes both or neither (as iperf3 -c --username
   // --rsa-public-key-path); padding without them means nothing.
   const bool user = !p.peer.username.empty();

@@ -22,6 +22,9 @@ constexpr std::array<std::string_view, 3> peer_modes{"sim", "ssh", "external"};
 constexpr std::array<std::string_view, 4> peer_servers{"hilperf-peer", "iperf3", "iperf2",
                                                        "netserver"};
 constexpr std::array<std::string_view, 2> duplex_modes{"full", "half"};
+constexpr std::array<std::string_view, 2> dut_modes{"linux", "console"};
+constexpr std::array<std::string_view, 3> dialects{"st67w6x", "zperf", "esp_idf"};
+constexpr std::array<std::string_view, 4> line_endings{"dialect", "lf", "cr", "crlf"};
 constexpr std::array<std::string_view, 2> frame_directions{"dut_transmits", "dut_receives"};
 constexpr std::array<std::string_view, 2> duration_set_names{"quick", "nightly"};
 
@@ -41,6 +44,9 @@ bool is_ssh_target_or_unset(std::string_view target) {
 
 // Addresses are only read here; detail/profile_checks.cpp validates them once peer.mode is known.
 constexpr std::array dut_keys{
+    key<&dut_config::mode>("mode", r::one_of(dut_modes), "",
+                           "a Linux board the cases run on, or a firmware's iperf typed at the "
+                           "DUT's console ([console])"),
     key<&dut_config::interface>("interface", r::name(is_interface_name, interface_rule), "",
                                 "the interface whose link the checks control"),
     required(key<&dut_config::ipv4>("ipv4", r::text("IPv4 address with prefix length"), "",
@@ -48,6 +54,57 @@ constexpr std::array dut_keys{
              "\"192.168.1.10/24\""),
     key<&dut_config::ipv6>("ipv6", r::text("IPv6 address with prefix length, or empty"), "",
                            "the DUT's IPv6 address; empty when the bench has no IPv6"),
+};
+
+// [console] is validated in every mode (a typo is a typo), though only console mode uses it.
+constexpr std::array console_keys{
+    key<&console_config::port>("port", r::text("a device path or tcp://host:port"), "",
+                               "console mode: the serial device, a pty, or a ser2net TCP port "
+                               "(required there)"),
+    key<&console_config::baud>("baud", r::integer(50, 4000000), "baud",
+                               "the serial line's rate (8N1); a TCP console ignores it"),
+    key<&console_config::rtscts>("rtscts", r::boolean(), "", "RTS/CTS hardware flow control"),
+    key<&console_config::dialect>("dialect", r::one_of(dialects), "",
+                                  "the firmware's iperf: commands, units, end markers, reports"),
+    key<&console_config::prompt>("prompt", r::text("a literal, or empty"), "",
+                                 "the shell's prompt; empty: the dialect's"),
+    key<&console_config::line_ending>("line_ending", r::one_of(line_endings), "",
+                                      "what ends a typed line; dialect: the dialect's own"),
+    key<&console_config::char_delay_ms>("char_delay_ms", r::integer(0, 1000), "ms",
+                                        "pause between typed bytes, for a firmware that loses "
+                                        "bytes sent back to back"),
+    key<&console_config::prompt_timeout_seconds>(
+        "prompt_timeout_seconds", r::integer(1, 600), "s",
+        "every wait for the prompt or for a typed line's echo"),
+    key<&console_config::end_slack_seconds>("end_slack_seconds", r::integer(1, 3600), "s",
+                                            "beyond a run's length, the wait for its end marker"),
+    key<&console_config::setup_commands>("setup_commands", r::texts("console lines"), "",
+                                         "typed once before the first run (e.g. joining the AP)"),
+    key<&console_config::setup_replies>(
+        "setup_replies", r::texts("literal replies"), "",
+        "what each set-up command must print (a substring), paired with setup_commands"),
+    key<&console_config::setup_timeout_seconds>("setup_timeout_seconds", r::integer(1, 600), "s",
+                                                "each set-up command's wait for its reply"),
+    key<&console_config::reset_command>("reset_command", r::text("a console line, or empty"), "",
+                                        "typed when a run does not end even after its abort"),
+};
+
+constexpr std::array firmware_iperf_keys{
+    key<&firmware_iperf_config::udp_rate_mbps>("udp_rate_mbps", r::integer(1, 10000), "Mbit/s",
+                                               "the UDP rows' asked rate (iperf -b), whole Mbit/s"),
+    key<&firmware_iperf_config::port>("port", r::integer(1, 65535), "",
+                                      "iPerf 2's port at both ends"),
+    key<&firmware_iperf_config::udp_tx_mbps>("udp_tx_mbps", r::positive(), "Mbit/s",
+                                             "UDP Tx (the DUT sends): minimum received rate"),
+    key<&firmware_iperf_config::udp_rx_mbps>("udp_rx_mbps", r::positive(), "Mbit/s",
+                                             "UDP Rx (the DUT receives): minimum received rate"),
+    key<&firmware_iperf_config::tcp_tx_mbps>("tcp_tx_mbps", r::positive(), "Mbit/s",
+                                             "TCP Tx: minimum goodput"),
+    key<&firmware_iperf_config::tcp_rx_mbps>("tcp_rx_mbps", r::positive(), "Mbit/s",
+                                             "TCP Rx: minimum goodput"),
+    key<&firmware_iperf_config::report_tolerance_percent>(
+        "report_tolerance_percent", r::positive(100.0), "%",
+        "the firmware's printed rate against hilperf's count: beyond this it is named"),
 };
 
 constexpr std::array peer_keys{
@@ -313,6 +370,8 @@ constexpr std::array tables{
     table<&profile::y1564, y1564_keys>("y1564"),
     table<&profile::history, history_keys>("history"),
     table<&profile::sim, sim_keys>("sim"),
+    table<&profile::console, console_keys>("console"),
+    table<&profile::firmware_iperf, firmware_iperf_keys>("firmware_iperf"),
 };
 
 }  // namespace

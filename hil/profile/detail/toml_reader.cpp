@@ -108,6 +108,13 @@ bool pass_state::rejected(std::string_view key) const {
                      [key](const problem& p) { return p.key == key; });
 }
 
+bool pass_state::rejected_in(std::string_view key) const {
+  return std::any_of(problems_.begin(), problems_.end(), [key](const problem& p) {
+    return p.key == key || (p.key.size() > key.size() && p.key.compare(0, key.size(), key) == 0 &&
+                            p.key[key.size()] == '[');
+  });
+}
+
 std::vector<problem> pass_state::sorted_problems() const {
   std::vector<problem> sorted = problems_;
   std::stable_sort(sorted.begin(), sorted.end(), [](const problem& a, const problem& b) {

@@ -51,6 +51,8 @@ class pass_state {
   [[nodiscard]] int line_of(std::string_view key) const;
   // True when a problem was already reported for the key.
   [[nodiscard]] bool rejected(std::string_view key) const;
+  // True when a problem was reported for the key or for an element of it (key[i]).
+  [[nodiscard]] bool rejected_in(std::string_view key) const;
   // True when the key was present and its value accepted.
   [[nodiscard]] bool valid(std::string_view key) const { return seen(key) && !rejected(key); }
   // The problems in source-line order, line-less ones (missing keys, environment) last.

@@ -26,7 +26,7 @@ ipv4 = "192.168.1.195"
 )");
   EXPECT_EQ(p.key, "dut.ipv5");
   EXPECT_EQ(p.line, 3);
-  EXPECT_TRUE(contains(p.message, "unknown key; known keys in [dut]: interface, ipv4, ipv6"))
+  EXPECT_TRUE(contains(p.message, "unknown key; known keys in [dut]: mode, interface, ipv4, ipv6"))
       << p.message;
   EXPECT_TRUE(contains(p.message, "did you mean")) << p.message;
 }
