@@ -1,0 +1,45 @@
+// A pseudo-terminal pair for a simulated board: the program plays the board on the master side,
+// the host opens the slave (its path) as it would a USB-serial device. The slave is kept open
+// here, set raw (no echo, no line editing, no CR/LF mapping by the kernel), so the host may open,
+// close and reopen it while the board keeps running, as a real board does. RAII: both closed on
+// destruction.
+#pragma once
+
+#include <string>
+
+#include "hil/sys/unique_fd.hpp"
+
+namespace hil::mcu_sim {
+
+class pty_pair {
+ public:
+  // Opens a new pair (posix_openpt, grantpt, unlockpt); the master is non-blocking. Throws
+  // std::system_error naming the step that failed.
+  pty_pair();
+
+  [[nodiscard]] int master() const noexcept { return master_.get(); }
+  // "/dev/pts/N"
+  [[nodiscard]] const std::string& slave_path() const noexcept { return slave_path_; }
+
+ private:
+  sys::unique_fd master_;
+  sys::unique_fd slave_;  // held open: the master never reads EIO when the host closes
+  std::string slave_path_;
+};
+
+// A symbolic link to a path, removed on destruction if it still points there. Replaces a
+// symbolic link already at link; throws std::system_error when link is something else or cannot
+// be made.
+class symlink_guard {
+ public:
+  symlink_guard(std::string target, std::string link);
+  ~symlink_guard();
+  symlink_guard(const symlink_guard&) = delete;
+  symlink_guard& operator=(const symlink_guard&) = delete;
+
+ private:
+  std::string target_;
+  std::string link_;
+};
+
+}  // namespace hil::mcu_sim
