@@ -4,6 +4,7 @@
 
 #include "hil/sys/process.hpp"
 #include "iperf2_text.hpp"
+#include "socket_table.hpp"
 #include "st67_report.hpp"
 #include "st67_text.hpp"
 
@@ -14,6 +15,8 @@ using namespace std::chrono_literals;
 
 constexpr auto header_delay = 1s;  // the report task's first wait
 constexpr auto stop_grace = 1000ms;
+// How long a server's banner waits for iPerf 2 to bind its port.
+constexpr auto bind_wait = 5s;
 
 std::string lines_of(const std::vector<std::string>& lines) {
   std::string out;
@@ -55,19 +58,29 @@ std::string iperf_run::abort() {
   return "iperf aborting ...\n";
 }
 
+bool iperf_run::listening(clock::time_point now) const {
+  if (args_.role == run_role::client || !child_) return true;
+  if (now >= start_ + bind_wait) return true;  // the failure, if any, is iPerf 2's to say
+  return port_open(args_.protocol == run_protocol::tcp, args_.port);
+}
+
+std::string iperf_run::banner() const {
+  std::string out = st67::dashes() + '\n' + st67::run_banner(args_) + '\n';
+  if (args_.role == run_role::client && args_.protocol == run_protocol::udp) {
+    out += st67::sending_line(args_.length) + '\n';
+  }
+  return out + st67::dashes() + '\n';
+}
+
 std::string iperf_run::poll(clock::time_point now) {
   if (ended_) return {};
   std::string out;
-  if (!banner_) {
+  if (!banner_ && (aborted_ || listening(now))) {
     banner_ = true;
-    out += st67::dashes() + '\n' + st67::run_banner(args_) + '\n';
-    if (args_.role == run_role::client && args_.protocol == run_protocol::udp) {
-      out += st67::sending_line(args_.length) + '\n';
-    }
-    out += st67::dashes() + '\n';
+    out += banner();
   }
   if (aborted_) return out + end({});
-  if (!header_ && now >= start_ + header_delay) {
+  if (banner_ && !header_ && now >= start_ + header_delay) {
     header_ = true;
     out += st67::report_header() + '\n';
     if (settings_.error_line) return out + end(*settings_.error_line + '\n');
@@ -95,8 +108,9 @@ std::string iperf_run::poll_traffic(clock::time_point now) {
     std::cerr << "hilperf-mcu-sim: iPerf 2 ended without a report; its output:\n"
               << child_->output();
   }
-  std::string out = header_ ? "" : st67::report_header() + '\n';
-  header_ = true;
+  std::string out = banner_ ? "" : banner();
+  out += header_ ? "" : st67::report_header() + '\n';
+  banner_ = header_ = true;
   return out + end(lines_of(st67_report(args_, text)));
 }
 

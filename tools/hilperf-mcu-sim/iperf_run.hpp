@@ -2,11 +2,13 @@
 // process, its console lines (st67_report.hpp) printed as the firmware's traffic and report
 // tasks print them. Owns the child: stopped and reaped on destruction.
 //
-//   start ── banner lines ──▶ +1 s: report header ──▶ iPerf 2 done ──▶ report ──▶ "iperf exit"
-//     │                                   │                  │
-//     │ fault error_line: +1 s ──▶ the line, "iperf exit"    │ never_end: nothing more, ever
-//     │ UDP server, no datagram for udp_server_idle ──▶ recv error, "iperf exit"
-//     └ abort(): "iperf aborting ..." ──▶ child stopped ──▶ "iperf exit" (never_end: only the line)
+//   start ─▶ banner lines (a server's once iPerf 2 has bound its port) ─▶ +1 s: report header
+//         ─▶ iPerf 2 reported ─▶ report lines ─▶ "iperf exit"
+//
+//   fault error_line: +1 s ─▶ the line ─▶ "iperf exit" (no traffic)
+//   fault never_end:  iPerf 2 reported ─▶ nothing more, ever
+//   UDP server, no datagram for udp_server_idle ─▶ its receive error line ─▶ "iperf exit"
+//   abort(): "iperf aborting ..." ─▶ child stopped ─▶ "iperf exit" (never_end: only the line)
 #pragma once
 
 #include <chrono>
@@ -52,6 +54,10 @@ class iperf_run {
   // The lines that end the run (after its report or failure), the child stopped.
   std::string end(std::string lines);
   std::string poll_traffic(clock::time_point now);
+  // True once the run's socket is ready (a server's bound by its iPerf 2, or 5 s passed).
+  bool listening(clock::time_point now) const;
+  // The dashed banner of the run.
+  std::string banner() const;
 
   iperf_args args_;
   run_settings settings_;
