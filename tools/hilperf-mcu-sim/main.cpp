@@ -16,6 +16,7 @@
 
 #include "console_loop.hpp"
 #include "pty_pair.hpp"
+#include "run_files.hpp"
 #include "st67_firmware.hpp"
 
 namespace {
@@ -28,6 +29,7 @@ extern "C" void on_stop_signal(int) { stop_requested = 1; }
 struct sim_options {
   std::string dialect = "st67w6x";
   std::string link;
+  std::string pid_path;
   hil::mcu_sim::firmware_settings firmware;
   hil::mcu_sim::line_settings line;
   std::string error_line;
@@ -68,6 +70,8 @@ void declare_options(CLI::App& app, sim_options& o) {
       ->capture_default_str()
       ->check(CLI::IsMember({"st67w6x"}));
   app.add_option("--link", o.link, "also make this symbolic link to the pty (removed on exit)");
+  app.add_option("--pid-file", o.pid_path,
+                 "write this process's id here once ready (removed on exit)");
   app.add_option("--reset-command", o.firmware.reset_command,
                  "the command that reboots the console (banner, prompt)")
       ->capture_default_str();
@@ -110,6 +114,8 @@ int main(int argc, char** argv) {
     const hil::mcu_sim::pty_pair pty;
     std::optional<hil::mcu_sim::symlink_guard> link;
     if (!o.link.empty()) link.emplace(pty.slave_path(), o.link);
+    std::optional<hil::mcu_sim::pid_file> pid;
+    if (!o.pid_path.empty()) pid.emplace(o.pid_path);
     hil::mcu_sim::st67_firmware fw(o.firmware, std::chrono::steady_clock::now());
     std::cout << "console " << pty.slave_path() << std::endl;
     hil::mcu_sim::run_console(pty, fw, o.line, stop_requested);

@@ -27,19 +27,4 @@ class pty_pair {
   std::string slave_path_;
 };
 
-// A symbolic link to a path, removed on destruction if it still points there. Replaces a
-// symbolic link already at link; throws std::system_error when link is something else or cannot
-// be made.
-class symlink_guard {
- public:
-  symlink_guard(std::string target, std::string link);
-  ~symlink_guard();
-  symlink_guard(const symlink_guard&) = delete;
-  symlink_guard& operator=(const symlink_guard&) = delete;
-
- private:
-  std::string target_;
-  std::string link_;
-};
-
 }  // namespace hil::mcu_sim

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "hil/sys/text_file.hpp"
 #include "hil/tests/eventually.hpp"
 #include "mcu_sim_fixture.hpp"
 
@@ -103,8 +104,11 @@ TEST(McuSim, ASecondRunIsRefusedWhileOneGoesOn) {
 
 TEST(McuSim, TheShellsAnswersAndAHostThatReconnects) {
   const std::string link = "/tmp/hilperf-mcu-sim-test-" + std::to_string(::getpid());
+  const std::string pid_path = link + ".pid";
   {
-    mcu_sim sim({"--link", link});
+    mcu_sim sim({"--link", link, "--pid-file", pid_path});
+    EXPECT_EQ(hil::sys::read_text_file(pid_path, 64), std::to_string(sim.process.pid()) + "\n")
+        << "ip netns exec runs it in its own place";
     {
       host_console host(link);
       host.wait_for_prompt();
@@ -119,6 +123,7 @@ TEST(McuSim, TheShellsAnswersAndAHostThatReconnects) {
     again.wait_for_prompt();
   }
   EXPECT_NE(::access(link.c_str(), F_OK), 0) << link << " is left behind";
+  EXPECT_NE(::access(pid_path.c_str(), F_OK), 0) << pid_path << " is left behind";
 }
 
 TEST(McuSim, StoppedMidRunLeavesNoIperfBehind) {
