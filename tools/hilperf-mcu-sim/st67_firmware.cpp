@@ -1,0 +1,113 @@
+#include "st67_firmware.hpp"
+
+#include <iostream>
+#include <system_error>
+#include <variant>
+
+#include "st67_text.hpp"
+
+namespace hil::mcu_sim {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A line being typed holds the firmware's other output back (so an echo is not split), but not
+// for longer than this: a host that stopped typing mid-line sees the rest.
+constexpr auto typing_hold = 1s;
+constexpr auto error_log_delay = 1500ms;  // when a run's [ERROR] line of another task comes
+
+std::string trimmed(const std::string& s) {
+  const auto first = s.find_first_not_of(' ');
+  if (first == std::string::npos) return {};
+  return s.substr(first, s.find_last_not_of(' ') - first + 1);
+}
+
+}  // namespace
+
+st67_firmware::st67_firmware(firmware_settings s, clock::time_point now)
+    : settings_(std::move(s)), boot_(now), last_typed_(now) {}
+
+std::uint64_t st67_firmware::tick_ms(clock::time_point now) const {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(now - boot_).count());
+}
+
+std::string st67_firmware::boot(clock::time_point now) {
+  run_.reset();
+  editor_.clear();
+  boot_ = now;
+  return "\n" + st67::boot_banner() + st67::prompt();
+}
+
+std::string st67_firmware::typed(char c, clock::time_point now) {
+  last_typed_ = now;
+  std::string out;
+  if (const auto line = editor_.feed(c, out)) out += run_line(*line, now);
+  return out;
+}
+
+std::string st67_firmware::run_line(const std::string& line, clock::time_point now) {
+  const std::string command = trimmed(line);
+  if (command.empty()) return st67::prompt();
+  const std::string word = command.substr(0, command.find(' '));
+  if (command == settings_.reset_command) return boot(now);
+  if (word == "iperf") return run_iperf(command.substr(word.size()), now) + st67::prompt();
+  if (word == "help") {
+    return "iperf: iperf performance test (iperf -h for its options)\n" + settings_.reset_command +
+           ": reset the board\nhelp: list the commands\n" + st67::prompt();
+  }
+  return st67::command_not_found(word) + '\n' + st67::prompt();
+}
+
+std::string st67_firmware::run_iperf(const std::string& arguments, clock::time_point now) {
+  const iperf_command c = parse_iperf(arguments);
+  if (const auto* refusal = std::get_if<iperf_refusal>(&c)) {
+    std::string out;
+    for (const auto& l : refusal->lines) out += l + '\n';
+    return out;
+  }
+  if (std::holds_alternative<iperf_abort>(c)) return run_ ? run_->abort() : std::string();
+  if (run_ && !run_->finished()) {
+    // The firmware refuses a second run with a debug log line only.
+    return st67::log_line("DEBUG", tick_ms(now), "ShellTask", "iperf.c:1080", "iperf is running") +
+           '\n';
+  }
+  run_settings rs = settings_.run;
+  ++runs_started_;
+  if (settings_.error_runs > 0 && runs_started_ > settings_.error_runs) rs.error_line.reset();
+  try {
+    run_ = std::make_unique<iperf_run>(std::get<iperf_args>(c), rs, now);
+  } catch (const std::system_error& e) {
+    std::cerr << "hilperf-mcu-sim: " << e.what() << '\n';
+    run_.reset();
+    return "[iperf] create task iperf_traffic failed\n";
+  }
+  run_start_ = now;
+  next_log_ = now + settings_.log_every;
+  error_logged_ = false;
+  return {};
+}
+
+std::string st67_firmware::other_tasks(clock::time_point now) {
+  std::string out;
+  if (settings_.log_every.count() > 0 && now >= next_log_) {
+    next_log_ = now + settings_.log_every;
+    out += "ST67W6X Wi-Fi: station link up, RSSI -48 dBm\n";
+  }
+  if (settings_.log_error && !error_logged_ && now >= run_start_ + error_log_delay) {
+    error_logged_ = true;
+    out += st67::log_line("ERROR", tick_ms(now), "ST67W6XTask", "w61_at_common.c:375",
+                          "sem_if_ready not received") +
+           '\n';
+  }
+  return out;
+}
+
+std::string st67_firmware::tick(clock::time_point now) {
+  if (!editor_.idle() && now < last_typed_ + typing_hold) return {};
+  if (!run_ || run_->finished()) return {};
+  std::string out = other_tasks(now);
+  return out + run_->poll(now);
+}
+
+}  // namespace hil::mcu_sim
