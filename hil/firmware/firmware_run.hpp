@@ -1,0 +1,93 @@
+// One firmware iperf run at a DUT's console, from the prompt back to the prompt, with nothing
+// left running on the DUT whatever happens:
+//
+//   wake ── line ending typed, prompt awaited ── none: console_unreachable (what came, if anything)
+//   start ─ command typed (checked by its echo), the dialect's ready marker awaited when it has one
+//   finish ─ end markers awaited until the run's length + end slack ──▶ the firmware's report
+//              │ none by then
+//              ▼
+//            abort typed, prompt awaited ── none ──▶ reset command typed, prompt awaited
+//              │                                          │
+//              └──────── run_stuck: what was done, the console's last line ◀─┘
+//
+// The destructor of a run started and not finished aborts it the same way (best effort, bounded),
+// so a case that fails in between leaves the firmware free for the next.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hil/console/terminal.hpp"
+#include "hil/firmware/dialect.hpp"
+
+namespace hil::firmware {
+
+struct run_limits {
+  std::chrono::milliseconds prompt_timeout{5000};  // each wait for the prompt
+  std::chrono::milliseconds end_slack{15000};      // beyond the run's duration, for its end
+  std::string reset_command;                       // typed when the abort does not bring the prompt
+};
+
+// The console gave no prompt: nothing at all came (a wrong port, a board off or still booting), or
+// text without the prompt (a wrong baud rate reads as garbage; another firmware). what() names the
+// port, the prompt awaited and what came, quoted and escaped.
+class console_unreachable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A run that did not end: what() names the end markers awaited, how long, what was done (abort,
+// reset) and the console's last line.
+class run_stuck : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Types the line ending and waits for d's prompt (or prompt when given), so a console in any state
+// (a half-typed line, a boot banner) is at a fresh prompt. Throws console_unreachable.
+void wake(console::terminal& t, const dialect& d, const run_limits& limits,
+          const std::optional<console::pattern>& prompt = std::nullopt);
+
+// Types each command and waits for its reply (a literal) within timeout, then the prompt. Throws
+// std::runtime_error naming the command, the reply awaited and the last line.
+void set_up(console::terminal& t, const dialect& d, const std::vector<std::string>& commands,
+            const std::vector<std::string>& replies, std::chrono::milliseconds timeout,
+            const run_limits& limits);
+
+class firmware_run {
+ public:
+  // Types request's command at a console that shows its prompt (after wake) and returns once the
+  // run is under way: the dialect's ready marker seen when it has one for the request (a server
+  // listening), else as soon as the command was typed. Throws std::invalid_argument for a request
+  // the dialect cannot express, std::runtime_error for a garbled echo (console::terminal) and
+  // run_stuck when the ready marker does not come (after aborting).
+  firmware_run(console::terminal& t, const dialect& d, iperf_request request, run_limits limits);
+  ~firmware_run();
+  firmware_run(const firmware_run&) = delete;
+  firmware_run& operator=(const firmware_run&) = delete;
+
+  // Waits for the run's end (any end marker) until duration + end_slack after the start, then for
+  // the prompt when the dialect prints one after the end; the report parsed from the run's text
+  // (errors quoted in it). On no end: aborts as drawn above and throws run_stuck.
+  firmware_report finish();
+
+  // The console text of this run from the typed command on, as the dialect's parser saw it.
+  [[nodiscard]] const std::string& text() const noexcept { return text_; }
+
+ private:
+  void abort_run(std::string_view why);
+
+  console::terminal& terminal_;
+  const dialect& dialect_;
+  iperf_request request_;
+  run_limits limits_;
+  std::chrono::steady_clock::time_point started_;
+  std::string text_;
+  bool open_ = false;  // started and neither finished nor aborted
+};
+
+}  // namespace hil::firmware
