@@ -6,7 +6,7 @@
 //   finish ─ end markers awaited until the run's length + end slack ──▶ the firmware's report
 //              │ none by then
 //              ▼
-//            abort typed, prompt awaited ── none ──▶ reset command typed, prompt awaited
+//            abort typed, end marker + prompt ── none ──▶ reset command typed, prompt awaited
 //              │                                          │
 //              └──────── run_stuck: what was done, the console's last line ◀─┘
 //
@@ -76,9 +76,10 @@ class firmware_run {
   firmware_run(const firmware_run&) = delete;
   firmware_run& operator=(const firmware_run&) = delete;
 
-  // Waits for the run's end (any end marker) until duration + end_slack after the start, then for
-  // the prompt when the dialect prints one after the end; the report parsed from the run's text
-  // (errors quoted in it). On no end: aborts as drawn above and throws run_stuck.
+  // Waits for the run's end (any end marker) until duration + end_slack after the start (the ready
+  // marker when there is one), then for the prompt when the firmware prints one after the end (it
+  // did not give it back before: a command that blocks its shell); the report parsed from the run's
+  // text (errors quoted in it). On no end: aborts as drawn above and throws run_stuck.
   firmware_report finish();
 
   // The console text of this run from the typed command on, as the dialect's parser saw it.
