@@ -53,9 +53,13 @@ class terminal {
   // port fails.
   expect_match expect(std::span<const pattern> any, std::chrono::milliseconds timeout);
 
-  // Types line (without its line ending, added here), checked by its echo as drawn above. Throws
-  // std::runtime_error when the echo is wrong twice, std::system_error when the port fails.
+  // Types line (without its line ending, added here), checked by its echo as drawn above; an empty
+  // line is the line ending alone (what wakes a shell). Throws std::runtime_error when the echo is
+  // wrong twice, std::system_error when the port fails.
   void type(std::string_view line);
+
+  // A line of hilperf's own in the console log: what it did there and why.
+  void note(std::string_view text) { log_.note(text); }
 
   // Everything received so far is read (a fresh start after an abort).
   void read_all() { buffer_.read_all(); }

@@ -63,6 +63,9 @@ struct dialect {
   std::function<std::vector<console::pattern>(const iperf_request&)> end_markers;
   // The report in a run's text (from the typed command through its end marker).
   std::function<firmware_report(std::string_view)> parse;
+  // What says request's run is under way and its peer may start (a server listening on its
+  // port); an empty function or none: the run is under way once its command is typed.
+  std::function<std::vector<console::pattern>(const iperf_request&)> ready;
 };
 
 // STMicroelectronics' ST67W6X network driver CLI (x-cube-st67w61): prompt `w61/>`, `-b` in whole

@@ -31,6 +31,14 @@ std::string command(const iperf_request& r) {
 
 std::string abort(const iperf_request&) { return "iperf --abort"; }
 
+// A server's socket, logged by its task: `I (1234) iperf(id=1): [UDP Server] Socket created`.
+std::vector<console::pattern> ready(const iperf_request& r) {
+  if (r.role != iperf_role::server) return {};
+  return {console::pattern::literal(r.protocol == iperf_protocol::udp
+                                        ? "[UDP Server] Socket created"
+                                        : "[TCP Server] Socket created")};
+}
+
 std::vector<console::pattern> end_markers(const iperf_request& r) {
   return {console::pattern::regex(
               fmt::format(R"(\[\s*\d+\]\s+0\.0-\s*{}\.0 sec[^\n]*\n)", r.duration.count())),
@@ -64,7 +72,7 @@ const dialect& esp_idf() {
   static const dialect d{"esp-idf",  console::pattern::literal("iperf>"),
                          "\n",       esp::command,
                          esp::abort, esp::end_markers,
-                         esp::parse};
+                         esp::parse, esp::ready};
   return d;
 }
 

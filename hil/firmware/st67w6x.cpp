@@ -51,6 +51,14 @@ const std::regex error_line(
     R"((?:tcp|udp) (?:server recv|client send) error, error code:[^\n]*|\[iperf\][^\n]*|[^\n]*: command not found\.?|Unknown argument[^\n]*|client/server required|Invalid server address|iperf aborting[^\n]*)");
 const std::regex log_error_line(R"(\[ERROR\][^\n]*)");
 
+// A server's banner line, printed once its socket is bound: `[UDP] Server listening on port 5001`.
+std::vector<console::pattern> ready(const iperf_request& r) {
+  if (r.role != iperf_role::server) return {};
+  return {console::pattern::literal(fmt::format("[{}] Server listening on port {}",
+                                                r.protocol == iperf_protocol::udp ? "UDP" : "TCP",
+                                                r.port))};
+}
+
 firmware_report parse(std::string_view text) {
   firmware_report r;
   for (const auto& m : detail::matches(text, summary_line)) {
@@ -81,7 +89,7 @@ const dialect& st67w6x() {
       [](const iperf_request&) {
         return std::vector<console::pattern>{console::pattern::literal("iperf exit")};
       },
-      st67::parse};
+      st67::parse, st67::ready};
   return d;
 }
 

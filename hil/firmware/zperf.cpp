@@ -50,7 +50,16 @@ std::vector<console::pattern> end_markers(const iperf_request& r) {
   return {
       console::pattern::regex(fmt::format(R"({}[\s\S]*?[Rr]ate:[^\n]*\n)", done)),
       console::pattern::regex(
-          R"((?:UDP|TCP) upload failed \(-?\d+\)|UDP session error\.|UDP server already started!|TCP server already started!)")};
+          R"((?:UDP|TCP) upload failed \(-?\d+\)|UDP session error\.|UDP server already started!|TCP server already started!)"),
+      // A download stopped (`zperf udp download stop`), or found already over by the stop.
+      console::pattern::regex(R"((?:UDP|TCP) server (?:stopped|not running!))")};
+}
+
+// A download's server bound: `UDP server started on port 5001` (zperf_shell.c), then the prompt.
+std::vector<console::pattern> ready(const iperf_request& r) {
+  if (r.role != iperf_role::server) return {};
+  return {console::pattern::literal(fmt::format(
+      "{} server started on port {}", r.protocol == iperf_protocol::udp ? "UDP" : "TCP", r.port))};
 }
 
 // `Rate:\t\t\t1.01 Mbps\t(1.01 Mbps)` (the server's, then the client's) or ` rate:\t\t27.70 Mbps`
@@ -91,9 +100,10 @@ firmware_report parse(std::string_view text) {
 }  // namespace
 
 const dialect& zperf() {
-  static const dialect d{
-      "zperf",  console::pattern::literal("uart:~$"), "\n", zp::command, zp::abort, zp::end_markers,
-      zp::parse};
+  static const dialect d{"zperf",   console::pattern::literal("uart:~$"),
+                         "\n",      zp::command,
+                         zp::abort, zp::end_markers,
+                         zp::parse, zp::ready};
   return d;
 }
 

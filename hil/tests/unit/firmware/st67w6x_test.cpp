@@ -147,4 +147,19 @@ TEST(St67w6x, IsFoundByItsNameAndAbortsWithDashA) {
   EXPECT_EQ(st().line_ending, "\n");
 }
 
+// A server is under way once its banner names the port (the firmware prints it once bound); a
+// client once its command is typed.
+TEST(St67w6x, AServersReadyMarkerIsItsListeningLine) {
+  auto r = request(iperf_role::server, iperf_protocol::udp);
+  r.port = 5002;
+  const auto ready = st().ready(r);
+  ASSERT_EQ(ready.size(), 1U);
+  EXPECT_TRUE(ready[0].find("------\n[UDP] Server listening on port 5002\n"));
+  EXPECT_FALSE(ready[0].find("[UDP] Server listening on port 5001\n"));
+  const auto tcp = st().ready(request(iperf_role::server, iperf_protocol::tcp));
+  ASSERT_EQ(tcp.size(), 1U);
+  EXPECT_TRUE(tcp[0].find("[TCP] Server listening on port 5001"));
+  EXPECT_TRUE(st().ready(request(iperf_role::client, iperf_protocol::udp)).empty());
+}
+
 }  // namespace

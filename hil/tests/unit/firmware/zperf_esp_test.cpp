@@ -143,6 +143,37 @@ TEST(EspIdf, TheSummaryOfTheRunsLengthEndsIt) {
   EXPECT_EQ(e.parse("[  1]  0.0-10.0 sec\t1.20 MBytes\t950.00 Kbits/sec\n").mbit_per_second, 0.95);
 }
 
+// A server's ready line as each prints it; a client has none (its command starts it).
+TEST(Dialects, AServersReadyMarker) {
+  const auto& z = hil::firmware::zperf();
+  const auto& e = hil::firmware::esp_idf();
+  const auto udp_server = request(iperf_role::server, iperf_protocol::udp);
+  const auto tcp_server = request(iperf_role::server, iperf_protocol::tcp);
+  ASSERT_EQ(z.ready(udp_server).size(), 1U);
+  EXPECT_TRUE(z.ready(udp_server)[0].find("UDP server started on port 5001\n"));
+  EXPECT_TRUE(z.ready(tcp_server)[0].find("TCP server started on port 5001\n"));
+  EXPECT_FALSE(z.ready(udp_server)[0].find("UDP server already started!\n"));
+  ASSERT_EQ(e.ready(udp_server).size(), 1U);
+  EXPECT_TRUE(e.ready(udp_server)[0].find("I (2519) iperf(id=1): [UDP Server] Socket created\n"));
+  EXPECT_TRUE(e.ready(tcp_server)[0].find("I (2519) iperf(id=1): [TCP Server] Socket created\n"));
+  for (const auto* d : {&z, &e}) {
+    EXPECT_TRUE(d->ready(request(iperf_role::client, iperf_protocol::udp)).empty()) << d->name;
+  }
+}
+
+// `zperf udp download stop` ends a download (its abort): its answer is an end marker.
+TEST(Zperf, ADownloadStoppedByItsAbortEnds) {
+  const auto& z = hil::firmware::zperf();
+  const auto r = request(iperf_role::server, iperf_protocol::udp);
+  EXPECT_EQ(z.abort(r), "zperf udp download stop");
+  const std::string console =
+      "zperf udp download 5001\nUDP server started on port 5001\nuart:~$ "
+      "zperf udp download stop\nUDP server stopped\nuart:~$ ";
+  for (const std::size_t split : {1U, 7U, 300U}) {
+    EXPECT_THAT(through_end(z, r, console, split).text, HasSubstr("UDP server stopped"));
+  }
+}
+
 TEST(Dialects, EachIsFoundByItsName) {
   EXPECT_EQ(hil::firmware::dialect_named("zperf"), &hil::firmware::zperf());
   EXPECT_EQ(hil::firmware::dialect_named("esp-idf"), &hil::firmware::esp_idf());
