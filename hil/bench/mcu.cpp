@@ -7,8 +7,10 @@
 namespace hil::bench {
 
 mcu_session::mcu_session(const profile::profile& p, const std::filesystem::path& mcu_binary) {
+  // A TCP console is served by something else (ser2net before a device); one is there already.
+  if (p.console.port.starts_with("tcp://")) return;
   std::error_code ec;
-  if (std::filesystem::exists(p.console.port, ec)) return;  // one is there already
+  if (std::filesystem::exists(p.console.port, ec)) return;
   mcu_ = std::make_unique<sys::child_process>(
       std::vector<std::string>{"ip", "netns", "exec", p.dut_netns(), mcu_binary.string(),
                                "--dialect", "st67w6x", "--link", p.console.port});

@@ -12,7 +12,8 @@
 namespace hil::bench {
 
 // RAII: when nothing is at console.port yet (no MCU left running by an earlier step or another
-// tool), starts mcu_binary in the DUT namespace with its console linked at console.port and waits
+// tool; a tcp:// console is never started here: ser2net or a lab's console server serves it),
+// starts mcu_binary in the DUT namespace with its console linked at console.port and waits
 // (10 s at most) until it is ready; stops it (and its iperf runs) on destruction. Throws
 // std::runtime_error quoting the emulator's output when it does not come up.
 class mcu_session {
