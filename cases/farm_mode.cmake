@@ -8,7 +8,8 @@
 # Every case also requires hil_run (cases/CMakeLists.txt: the run's start and its completeness
 # check), beside the bench or the peer: a list value, which gtest_discover_tests' PROPERTIES cannot
 # carry on CMake 3.25, so it is set here.
-# hil_cases_TESTS and hil_traffic_cases_TESTS are the lists gtest_discover_tests defines.
+# hil_cases_TESTS, hil_traffic_cases_TESTS and hil_console_cases_TESTS are the lists
+# gtest_discover_tests defines.
 if(DEFINED ENV{HILPERF_FARM} AND NOT "$ENV{HILPERF_FARM}" STREQUAL "")
   set(_hil_share RESOURCE_GROUPS "boards:1")
 else()
@@ -19,4 +20,7 @@ foreach(_hil_case IN LISTS hil_cases_TESTS)
 endforeach()
 foreach(_hil_case IN LISTS hil_traffic_cases_TESTS)
   set_tests_properties("${_hil_case}" PROPERTIES ${_hil_share} FIXTURES_REQUIRED "hil_peer;hil_run")
+endforeach()
+foreach(_hil_case IN LISTS hil_console_cases_TESTS)
+  set_tests_properties("${_hil_case}" PROPERTIES ${_hil_share} FIXTURES_REQUIRED "hil_bench;hil_run")
 endforeach()

@@ -46,7 +46,19 @@ gtest_discover_tests(hil_traffic_cases
   XML_OUTPUT_DIR ${CMAKE_BINARY_DIR}/gtest-xml
   PROPERTIES LABELS hil FIXTURES_REQUIRED hil_peer TIMEOUT 900
              ENVIRONMENT HILPERF_PROFILE_ECHOED=1)
-# After both discoveries: RESOURCE_LOCK hil_bench for one board, RESOURCE_GROUPS boards:1 in a
+# A console DUT's rows need no peer fixture: hilperf's own iPerf 2 end runs in the case. They run
+# on the runner, so a tree that runs the cases on a board (ci/cmake/board-run) has none.
+if(TARGET hil_console_cases)
+gtest_discover_tests(hil_console_cases
+  TEST_PREFIX "hil."
+  DISCOVERY_MODE PRE_TEST
+  DISCOVERY_TIMEOUT 30
+  NO_PRETTY_VALUES
+  XML_OUTPUT_DIR ${CMAKE_BINARY_DIR}/gtest-xml
+  PROPERTIES LABELS hil FIXTURES_REQUIRED hil_bench TIMEOUT 300
+             ENVIRONMENT HILPERF_PROFILE_ECHOED=1)
+endif()
+# After the discoveries: RESOURCE_LOCK hil_bench for one board, RESOURCE_GROUPS boards:1 in a
 # farm ($HILPERF_FARM at ctest time; farm_mode.cmake).
 set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${CMAKE_CURRENT_LIST_DIR}/farm_mode.cmake)
 
@@ -81,12 +93,16 @@ set_tests_properties(hil.history.regression PROPERTIES FIXTURES_CLEANUP "hil_ben
 # the profile that left no record — neither a verdict nor a reason to skip. A partial run on
 # purpose (ctest -R …) says so with -FC hil_run.
 set(_begin ${CMAKE_CURRENT_BINARY_DIR}/hil-run-begin)
+set(_cases "$<TARGET_FILE:hil_cases>|$<TARGET_FILE:hil_traffic_cases>")
+if(TARGET hil_console_cases AND NOT HIL_BOARD_LAUNCHER)
+  string(APPEND _cases "|$<TARGET_FILE:hil_console_cases>")
+endif()
 string(REPLACE ";" "|" _runner "${HIL_RUNNER_EMULATOR}")
 add_test(NAME hil.run.begin COMMAND ${CMAKE_COMMAND} -DMODE=begin -DBEGIN_FILE=${_begin}
                                     -P ${CMAKE_CURRENT_LIST_DIR}/check_complete.cmake)
 add_test(NAME hil.suite.complete
          COMMAND ${CMAKE_COMMAND} -DMODE=check -DBEGIN_FILE=${_begin}
-                 "-DCASES=$<TARGET_FILE:hil_cases>|$<TARGET_FILE:hil_traffic_cases>"
+                 "-DCASES=${_cases}"
                  "-DLAUNCHER=${HIL_BOARD_LAUNCHER}" -DREPORT=$<TARGET_FILE:hilperf-report>
                  "-DRUNNER=${_runner}"
                  -P ${CMAKE_CURRENT_LIST_DIR}/check_complete.cmake)

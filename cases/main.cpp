@@ -21,6 +21,19 @@ int main(int argc, char** argv) {
     if (listing) return RUN_ALL_TESTS();
     // Every case that runs leaves one record, also when it skips or fails before its verdict.
     ::testing::UnitTest::GetInstance()->listeners().Append(new hil::fixtures::record_every_case);
+#ifdef HIL_CONSOLE_CASES
+    // The simulated MCU, started on the sim bench when none is at console.port:
+    // $HILPERF_MCU_SIM_BINARY, else the installed one next to these cases, else the build tree's.
+    const std::string mcu_binary =
+        hil::sys::locate_installed("HILPERF_MCU_SIM_BINARY", HIL_MCU_SIM_INSTALLED,
+                                   HIL_MCU_SIM_BINARY)
+            .string();
+    return hil::fixtures::run_at_pc(
+        profile, [] { return RUN_ALL_TESTS(); }, true, mcu_binary);
+#else
+    if (profile.dut.mode == hil::profile::dut_mode::console) {
+      return hil::fixtures::run_skipped_for_console(profile, [] { return RUN_ALL_TESTS(); });
+    }
 #ifdef HIL_NEEDS_PEER
     // Started on the sim bench if none answers: $HILPERF_PEER_BINARY, else the installed one next
     // to these cases (../../bin/hilperf-peer), else the build tree's.
@@ -32,6 +45,7 @@ int main(int argc, char** argv) {
 #endif
     return hil::fixtures::run_at_dut(
         profile, [] { return RUN_ALL_TESTS(); }, true, peer_binary);
+#endif
   } catch (const hil::profile::profile_error& e) {
     std::cerr << "hilperf: " << e.what() << '\n';
     return 2;

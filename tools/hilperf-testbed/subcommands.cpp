@@ -74,10 +74,17 @@ int down(const hil::profile::profile& p, const std::optional<fs::path>& owner_fi
 }
 
 // Starts the sim peer (unless one answers already) and waits until it answers; checks an
-// external peer. The dependent traffic cases need it: a peer that does not answer fails here.
+// external peer; none for a console DUT. The dependent traffic cases need it: a peer that does not answer fails here.
 int peer_up(const hil::profile::profile& p, const fs::path& pidfile, const fs::path& log) {
   using namespace std::chrono_literals;
   const std::string host = p.peer.ipv4;
+  if (p.dut.mode == hil::profile::dut_mode::console) {
+    // The rows of a DUT behind its console bring their own iPerf 2 end; a peer there would hold
+    // the port they serve on.
+    std::cout << "hilperf-testbed: no peer: dut.mode is \"console\", whose rows run hilperf's "
+                 "own iPerf 2 end on the runner\n";
+    return 0;
+  }
   if (p.peer.mode == hil::profile::peer_mode::external) {
     hil::bench::require_peer(host, p.peer.port, 10s);
     std::cout << "hilperf-testbed: the external peer " << host << ":" << p.peer.port
