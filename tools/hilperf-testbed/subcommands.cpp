@@ -74,7 +74,8 @@ int down(const hil::profile::profile& p, const std::optional<fs::path>& owner_fi
 }
 
 // Starts the sim peer (unless one answers already) and waits until it answers; checks an
-// external peer; none for a console DUT. The dependent traffic cases need it: a peer that does not answer fails here.
+// external peer; none for a console DUT. The dependent traffic cases need it: a peer that does not
+// answer fails here.
 int peer_up(const hil::profile::profile& p, const fs::path& pidfile, const fs::path& log) {
   using namespace std::chrono_literals;
   const std::string host = p.peer.ipv4;
