@@ -366,6 +366,23 @@ TEST(FirmwareRunSetUp, EachCommandsReplyThenThePrompt) {
   EXPECT_THROW(hil::firmware::set_up(h.term, st(), {}, {"x"}, 1s, limits()), std::invalid_argument);
 }
 
+TEST(FirmwareRunSetUp, AReplyLoggedAfterThePromptNeedsNoSecondPrompt) {
+  // The command returns at once (its prompt first); its task logs the reply later, and no prompt
+  // follows it.
+  fake_firmware firmware([](const std::string& line) -> std::vector<chunk> {
+    if (line.starts_with("wifi_sta_connect")) {
+      return {{0ms, st_prompt}, {50ms, "Connection success\n"}};
+    }
+    return prompt_only(line);
+  });
+  host h(firmware);
+  auto l = limits();
+  l.prompt_timeout = 300ms;
+  hil::firmware::set_up(h.term, st(), {"wifi_sta_connect ap pass", "wifi_sta_state"},
+                        {"Connection success"}, 1s, l);
+  EXPECT_THAT(firmware.ran(), ElementsAre("wifi_sta_connect ap pass", "wifi_sta_state"));
+}
+
 TEST(FirmwareRunPrompt, TheProfilesPromptReplacesTheDialects) {
   fake_firmware firmware([](const std::string&) { return std::vector<chunk>{{0ms, "nucleo> "}}; });
   host h(firmware);
