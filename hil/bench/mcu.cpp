@@ -1,41 +1,24 @@
 #include "hil/bench/mcu.hpp"
 
-#include <netdb.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 #include <system_error>
-#include <thread>
 
+#include "hil/bench/peer.hpp"
 #include "hil/sys/netns.hpp"
-#include "hil/sys/unique_fd.hpp"
 
 namespace hil::bench {
 namespace {
 
 using namespace std::chrono_literals;
 
-// Whether a TCP connection to host:port succeeds from the calling thread's namespace.
-bool answers(const std::string& host, const std::string& port) {
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (::getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0) return false;
-  bool ok = false;
-  for (const addrinfo* a = found; a != nullptr && !ok; a = a->ai_next) {
-    const sys::unique_fd fd(::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, 0));
-    ok = fd.get() >= 0 && ::connect(fd.get(), a->ai_addr, a->ai_addrlen) == 0;
-  }
-  ::freeaddrinfo(found);
-  return ok;
-}
-
-bool answers_in(const std::string& netns, const std::string& host, const std::string& port) {
-  return sys::run_in_netns(netns, [&] { return answers(host, port) ? 0 : 1; }) == 0;
+// Whether something accepts TCP connections at host:port in netns within timeout (peer_answers,
+// from that namespace).
+bool answers_in(const std::string& netns, const std::string& host, std::uint16_t port,
+                std::chrono::milliseconds timeout) {
+  return sys::run_in_netns(netns, [&] { return peer_answers(host, port, timeout) ? 0 : 1; }) == 0;
 }
 
 }  // namespace
@@ -52,8 +35,8 @@ mcu_session::mcu_session(const profile::profile& p, const std::filesystem::path&
   const auto colon = address.rfind(':');
   if (colon == std::string::npos) return;  // the profile's port check names it when the case opens
   const std::string host = address.substr(0, colon);
-  const std::string port = address.substr(colon + 1);
-  if (answers_in(p.peer_netns(), host, port)) return;  // a console server answers already
+  const auto port = static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1)));
+  if (answers_in(p.peer_netns(), host, port, 300ms)) return;  // a console server answers already
   std::string pattern = (std::filesystem::temp_directory_path() / "hilperf-mcu-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) {
     throw std::system_error(errno, std::generic_category(), "a directory for the simulated MCU");
@@ -77,19 +60,17 @@ void mcu_session::start_mcu(const profile::profile& p, const std::filesystem::pa
 }
 
 void mcu_session::serve_on_tcp(const profile::profile& p, const std::string& host,
-                               const std::string& port) {
+                               std::uint16_t port) {
   const auto config = dir_ / "ser2net.yaml";
   std::ofstream(config) << "connection: &mcu\n  accepter: tcp," << host << ',' << port
                         << "\n  connector: serialdev," << (dir_ / "console").string()
                         << ",921600n81,local\n  options:\n    kickolduser: true\n";
   ser2net_ = std::make_unique<sys::child_process>(std::vector<std::string>{
       "ip", "netns", "exec", p.peer_netns(), "ser2net", "-n", "-c", config.string()});
-  for (int i = 0; i < 50; ++i) {
-    if (answers_in(p.peer_netns(), host, port)) return;
-    std::this_thread::sleep_for(100ms);
-  }
-  throw std::runtime_error("ser2net did not serve the simulated MCU on " + host + ":" + port +
-                           " in " + p.peer_netns() + ": " + ser2net_->output());
+  if (answers_in(p.peer_netns(), host, port, 5s)) return;
+  throw std::runtime_error("ser2net did not serve the simulated MCU on " + host + ":" +
+                           std::to_string(port) + " in " + p.peer_netns() + ": " +
+                           ser2net_->output());
 }
 
 mcu_session::~mcu_session() {

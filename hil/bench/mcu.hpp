@@ -5,6 +5,7 @@
 // cases run) serving the pty on that address, as a lab's console server would.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 
@@ -17,7 +18,9 @@ namespace hil::bench {
 // tool; for tcp://, nothing answers there), starts mcu_binary in the DUT namespace with its
 // console linked at console.port (tcp://: in a directory of its own, and ser2net serving it) and
 // waits (10 s at most) until it is ready; stops them (and the MCU's iperf runs) on destruction.
-// Throws std::runtime_error quoting the emulator's or ser2net's output when one does not come up.
+// Throws std::runtime_error quoting the emulator's or ser2net's output when one does not come up,
+// std::invalid_argument for a tcp:// console whose host is not an IP address or whose port is no
+// number.
 class mcu_session {
  public:
   mcu_session(const profile::profile& p, const std::filesystem::path& mcu_binary);
@@ -30,7 +33,7 @@ class mcu_session {
  private:
   void start_mcu(const profile::profile& p, const std::filesystem::path& mcu_binary,
                  const std::string& link);
-  void serve_on_tcp(const profile::profile& p, const std::string& host, const std::string& port);
+  void serve_on_tcp(const profile::profile& p, const std::string& host, std::uint16_t port);
 
   std::filesystem::path dir_;  // tcp://: the pty's link and ser2net's configuration
   std::unique_ptr<sys::child_process> mcu_;
