@@ -7,8 +7,10 @@
 # the board profiles to share/hilperf/boards/, the farm files to share/hilperf/farms/; the README to
 # share/doc/hilperf/ and the pages it links to share/doc/hilperf/docs/. No test binaries.
 install(TARGETS hilperf hilperf-peer hilperf-testbed hilperf-report hilperf-bench hilperf-rr-bench
+                hilperf-mcu-sim hilperf-board-console
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS hil_cases hil_traffic_cases RUNTIME DESTINATION ${HIL_INSTALL_CASES_DIR})
+install(TARGETS hil_cases hil_traffic_cases hil_console_cases
+        RUNTIME DESTINATION ${HIL_INSTALL_CASES_DIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/ci/boards/ DESTINATION ${HIL_INSTALL_BOARDS_DIR}
         FILES_MATCHING PATTERN "*.toml")
 # Farm files name their boards' profiles relatively (../boards/…), which holds here too.
@@ -33,18 +35,22 @@ tiers, iperf3 throughput and loss, netperf request/response, latency under
 load) as GoogleTest cases, against a board or against a simulated bench of
 two network namespaces joined by a veth pair. Contains hilperf (a client
 speaking iperf3's protocol), hilperf-peer, hilperf-testbed, hilperf-report,
-the benchmarks, the case binaries in /usr/libexec/hilperf and the board
-profiles in /usr/share/hilperf/boards.")
+the benchmarks, hilperf-mcu-sim (a firmware console to try the console rows
+on), hilperf-board-console (cases run through a board's serial console), the
+case binaries in /usr/libexec/hilperf and the board profiles in
+/usr/share/hilperf/boards.")
   set(CPACK_DEBIAN_PACKAGE_SECTION net)
   set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
   set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # hilperf_<version>_<arch>.deb
   # Libraries from dpkg-shlibdeps (dpkg-dev); programs the suite runs, by hand: ip and tc for the
   # simulated bench and link control. iperf3 serves the sim-iperf3 profile and hilperf-bench; ssh
-  # starts the peer in peer.mode = "ssh"; sockperf is hilperf-rr-bench's reference.
+  # starts the peer in peer.mode = "ssh"; sockperf is hilperf-rr-bench's reference; iperf (2)
+  # is the simulated MCU's traffic and the other end of procedure 002's rows; ser2net serves a
+  # console on TCP.
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "iproute2")
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "iperf3")
-  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openssh-client, sockperf")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openssh-client, sockperf, iperf, ser2net")
   # The build is RelWithDebInfo: the package carries stripped binaries.
   set(CPACK_STRIP_FILES ON)
   include(CPack)
