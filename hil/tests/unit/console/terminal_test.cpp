@@ -1,26 +1,16 @@
-// The terminal against a firmware played on the other side of a pseudo-terminal: the case's side
-// opens the pty's slave as its serial device (raw, 921600 baud), the test's firmware holds the
-// master, echoes what it is typed (dropping bytes when told to), runs a line at LF and prints a
-// run's report after its prompt.
+// The terminal against a firmware played on the other side of a pseudo-terminal
+// (hil/tests/fake_firmware.hpp): the case's side opens the pty's slave as its serial device (raw,
+// 921600 baud), the test's firmware holds the master, echoes what it is typed (dropping bytes when
+// told to), runs a line at LF and prints a run's report after its prompt.
 #include "hil/console/terminal.hpp"
-
-#include <fcntl.h>
-#include <poll.h>
-#include <stdlib.h>
-#include <termios.h>
-#include <unistd.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <mutex>
-#include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "hil/sys/unique_fd.hpp"
+#include "hil/tests/fake_firmware.hpp"
 
 namespace {
 
@@ -30,79 +20,22 @@ using namespace std::chrono_literals;
 
 const std::string prompt = "\x1b[36mw61/>\x1b[0m";
 
-// A firmware on a pty's master: echoes typed bytes but the ones it is told to drop, erases on a
-// backspace, and on LF runs the line: records it and, when it starts with "iperf", prints a run.
-class fake_firmware {
+// The firmware of these tests: a line starting with "iperf" prints a run after its prompt, with
+// another task's error line in between; anything else, the prompt.
+std::vector<hil::test::chunk> st_answers(const std::string& line) {
+  if (line.starts_with("iperf")) {
+    return {{0ms, prompt + "[  1]  0.0-10.0 sec  33.03 MBytes    27.7 Mbits/sec\n"},
+            {0ms, "[ERROR] [4000] [ST67W6XTask] (w61_at_common.c:375) sem_if_ready not received\n"},
+            {0ms, "iperf exit\n" + prompt}};
+  }
+  return {{0ms, prompt}};
+}
+
+// A firmware that loses the typed bytes at positions drop.
+class fake_firmware : public hil::test::fake_firmware {
  public:
-  explicit fake_firmware(std::vector<std::size_t> drop = {}) : drop_(std::move(drop)) {
-    master_ = hil::sys::unique_fd(::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC));
-    if (!master_ || ::grantpt(master_.get()) != 0 || ::unlockpt(master_.get()) != 0) {
-      throw std::runtime_error("no pseudo-terminal");
-    }
-    slave_ = ::ptsname(master_.get());
-    // The slave stays open here too, so the master never reads a hang-up between opens.
-    keep_ = hil::sys::unique_fd(::open(slave_.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC));
-    termios t{};  // raw from the start: a cooked pty would echo the firmware's own output back
-    if (!keep_ || ::tcgetattr(keep_.get(), &t) != 0) throw std::runtime_error("no pty slave");
-    ::cfmakeraw(&t);
-    ::tcsetattr(keep_.get(), TCSANOW, &t);
-    worker_ = std::jthread([this](const std::stop_token& stop) { run(stop); });
-  }
-
-  [[nodiscard]] const std::string& slave() const { return slave_; }
-  void say(const std::string& text) {
-    [[maybe_unused]] const auto n = ::write(master_.get(), text.data(), text.size());
-  }
-  [[nodiscard]] std::vector<std::string> ran() {
-    std::lock_guard lock(mutex_);
-    return ran_;
-  }
-
- private:
-  void run(const std::stop_token& stop) {
-    std::string line;
-    std::size_t typed = 0;  // bytes typed so far, dropped ones included
-    while (!stop.stop_requested()) {
-      pollfd p{master_.get(), POLLIN, 0};
-      if (::poll(&p, 1, 20) <= 0) continue;
-      char c = 0;
-      if (::read(master_.get(), &c, 1) != 1) continue;
-      if (std::ranges::find(drop_, typed++) != drop_.end()) continue;  // lost on the way in
-      if (c == '\b') {
-        if (!line.empty()) {
-          line.pop_back();
-          say("\b \b");
-        }
-        continue;
-      }
-      if (c != '\n') {
-        line.push_back(c);
-        say(std::string(1, c));
-        continue;
-      }
-      say("\n");
-      {
-        std::lock_guard lock(mutex_);
-        ran_.push_back(line);
-      }
-      if (line.starts_with("iperf")) {
-        say(prompt + "[  1]  0.0-10.0 sec  33.03 MBytes    27.7 Mbits/sec\n");
-        say("[ERROR] [4000] [ST67W6XTask] (w61_at_common.c:375) sem_if_ready not received\n");
-        say("iperf exit\n" + prompt);
-      } else {
-        say(prompt);
-      }
-      line.clear();
-    }
-  }
-
-  std::vector<std::size_t> drop_;
-  hil::sys::unique_fd master_;
-  hil::sys::unique_fd keep_;
-  std::string slave_;
-  std::mutex mutex_;
-  std::vector<std::string> ran_;
-  std::jthread worker_;  // last: stopped and joined before the rest goes
+  explicit fake_firmware(std::vector<std::size_t> drop = {})
+      : hil::test::fake_firmware(st_answers, {true, std::move(drop)}) {}
 };
 
 hil::console::port open(const fake_firmware& f) {

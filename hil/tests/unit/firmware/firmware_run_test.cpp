@@ -1,26 +1,17 @@
-// firmware_run against a firmware played on the master side of a pseudo-terminal (as
-// console/terminal_test.cpp plays one): the case's side opens the slave as its serial device; the
-// fake echoes what is typed (or not: a muted console, a wrong baud rate) and answers each line it
-// runs with text given per command, written in chunks with pauses, so reads split anywhere.
+// firmware_run against a firmware played on the master side of a pseudo-terminal
+// (hil/tests/fake_firmware.hpp): the case's side opens the slave as its serial device; the fake
+// echoes what is typed (or not: a muted console, a wrong baud rate) and answers each line it runs
+// with text given per command, written in chunks with pauses, so reads split anywhere.
 #include "hil/firmware/firmware_run.hpp"
-
-#include <fcntl.h>
-#include <poll.h>
-#include <stdlib.h>
-#include <termios.h>
-#include <unistd.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <mutex>
-#include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "hil/sys/unique_fd.hpp"
+#include "hil/tests/fake_firmware.hpp"
 
 namespace {
 
@@ -39,76 +30,16 @@ using namespace std::chrono_literals;
 
 const std::string st_prompt = "\x1b[36mw61/>\x1b[0m";
 
-// What the firmware says to a line: chunks, each after its pause.
-struct chunk {
-  std::chrono::milliseconds pause{0};
-  std::string text;
-};
-using answers = std::function<std::vector<chunk>(const std::string& line)>;
+using hil::test::chunk;
 
 // The ST67W6X shell's answer to anything it does not know here: its prompt.
 std::vector<chunk> prompt_only(const std::string&) { return {{0ms, st_prompt}}; }
 
-class fake_firmware {
+// The fake firmware of these tests: each line answered by a, echoed unless echo is false.
+class fake_firmware : public hil::test::fake_firmware {
  public:
-  explicit fake_firmware(answers a, bool echo = true) : answers_(std::move(a)), echo_(echo) {
-    master_ = hil::sys::unique_fd(::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC));
-    if (!master_ || ::grantpt(master_.get()) != 0 || ::unlockpt(master_.get()) != 0) {
-      throw std::runtime_error("no pseudo-terminal");
-    }
-    slave_ = ::ptsname(master_.get());
-    keep_ = hil::sys::unique_fd(::open(slave_.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC));
-    termios t{};
-    if (!keep_ || ::tcgetattr(keep_.get(), &t) != 0) throw std::runtime_error("no pty slave");
-    ::cfmakeraw(&t);
-    ::tcsetattr(keep_.get(), TCSANOW, &t);
-    worker_ = std::jthread([this](const std::stop_token& stop) { run(stop); });
-  }
-
-  [[nodiscard]] const std::string& slave() const { return slave_; }
-  void say(const std::string& text) {
-    [[maybe_unused]] const auto n = ::write(master_.get(), text.data(), text.size());
-  }
-  // The lines run so far, in order.
-  [[nodiscard]] std::vector<std::string> ran() {
-    std::lock_guard lock(mutex_);
-    return ran_;
-  }
-
- private:
-  void run(const std::stop_token& stop) {
-    std::string line;
-    while (!stop.stop_requested()) {
-      pollfd p{master_.get(), POLLIN, 0};
-      if (::poll(&p, 1, 20) <= 0) continue;
-      char c = 0;
-      if (::read(master_.get(), &c, 1) != 1) continue;
-      if (c != '\n') {
-        line.push_back(c);
-        if (echo_) say(std::string(1, c));
-        continue;
-      }
-      if (echo_) say("\n");
-      {
-        std::lock_guard lock(mutex_);
-        ran_.push_back(line);
-      }
-      for (const auto& [pause, text] : answers_(line)) {
-        std::this_thread::sleep_for(pause);
-        say(text);
-      }
-      line.clear();
-    }
-  }
-
-  answers answers_;
-  bool echo_;
-  hil::sys::unique_fd master_;
-  hil::sys::unique_fd keep_;
-  std::string slave_;
-  std::mutex mutex_;
-  std::vector<std::string> ran_;
-  std::jthread worker_;  // last: stopped and joined before the rest goes
+  explicit fake_firmware(hil::test::answers a, bool echo = true)
+      : hil::test::fake_firmware(std::move(a), {echo, {}}) {}
 };
 
 // A case's side of the console: the port on the fake's slave, its terminal and log.
