@@ -58,4 +58,29 @@ std::optional<std::string> firmware_disagreement(const firmware_row& row,
       *row.firmware_mbps, percent, *row.counted_mbps, row.counted_by, tolerance_percent);
 }
 
+verdict check_firmware_ping(const firmware_ping& ping) {
+  verdict v;
+  v.check = "FirmwarePing";
+  v.limit = fmt::format("{}/{} replies", ping.asked, ping.asked);
+  v.observed = fmt::format(
+      "{}/{} echo replies from {} (the firmware's ping{})", ping.replies, ping.asked, ping.peer,
+      ping.avg_rtt_ms ? fmt::format(", avg rtt {:.0f} ms", *ping.avg_rtt_ms) : std::string());
+  v.pass = ping.asked > 0 && ping.replies == ping.asked;
+  if (v.pass) return v;
+  const std::string said = ping.errors.empty()
+                               ? std::string()
+                               : fmt::format(" (the firmware said \"{}\")", ping.errors.front());
+  if (ping.replies == 0) {
+    v.cause = "no reply from the PC" + said +
+              ": the DUT's link or address (did the set-up commands join the network and get an "
+              "address?), another subnet, or the PC's firewall dropping ICMP";
+  } else {
+    v.cause = fmt::format(
+        "the firmware's ping stops at the first reply missing: {} of {} came before it{}; a "
+        "flapping link, a busy radio or module, or an overloaded PC",
+        ping.replies, ping.asked, said);
+  }
+  return v;
+}
+
 }  // namespace hil::measure

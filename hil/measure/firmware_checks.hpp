@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "hil/measure/verdict.hpp"
 
@@ -32,5 +33,19 @@ struct firmware_row {
 // tolerance_percent of the count: words naming both and the difference; else nullopt.
 [[nodiscard]] std::optional<std::string> firmware_disagreement(const firmware_row& row,
                                                                double tolerance_percent);
+
+// A connectivity check through the firmware's ping: what it was asked and what it printed.
+struct firmware_ping {
+  std::string peer;                  // the PC's address
+  unsigned asked = 0;                // echo requests
+  unsigned replies = 0;              // the reply lines it printed
+  std::optional<double> avg_rtt_ms;  // over those replies
+  std::vector<std::string> errors;   // its failure lines
+};
+
+// Every request answered: replies == asked (the firmware's own summary is not read: its loss
+// figure is divided by the replies). The cause of a failure names the DUT's side or the PC, and
+// the firmware's first failure line.
+[[nodiscard]] verdict check_firmware_ping(const firmware_ping& ping);
 
 }  // namespace hil::measure
