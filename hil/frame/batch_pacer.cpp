@@ -70,11 +70,9 @@ pace_result run_paced(frame_sender& sender, link::link_control& link, const pace
   const bool paced = plan.frames_per_second > 0;
   const double window = std::chrono::duration<double>(plan.duration).count();
   std::uint64_t target = std::numeric_limits<std::uint64_t>::max();
-  if (paced) {
-    target = static_cast<std::uint64_t>(std::floor(plan.frames_per_second * window));
-    r.scheduled = target;
-  }
+  if (paced) target = static_cast<std::uint64_t>(std::floor(plan.frames_per_second * window));
   if (plan.frame_limit > 0) target = std::min(target, plan.frame_limit);
+  if (paced) r.scheduled = target;
   const auto batch_period =
       paced ? due_after(plan.batch, plan.frames_per_second) : std::chrono::nanoseconds(0);
   const link::link_counters before = link.counters(sender.interface());
@@ -104,9 +102,10 @@ pace_result run_paced(frame_sender& sender, link::link_control& link, const pace
   }
   const auto t1 = mono::now();
   r.cpu_seconds = thread_cpu_seconds() - cpu0;
-  // Paced, the window is the schedule's (its last batch is due before the end); unpaced, the
-  // time the loop ran.
-  r.seconds = paced ? window : std::chrono::duration<double>(t1 - t0).count();
+  // Paced, the window is the schedule's span (its last batch is due before it ends); unpaced,
+  // the time the loop ran.
+  r.seconds = paced ? static_cast<double>(target) / plan.frames_per_second
+                    : std::chrono::duration<double>(t1 - t0).count();
   const send_counts in_window = sender.counts();
   r.drained = sender.drain(1000ms);
   const send_counts after = sender.counts();

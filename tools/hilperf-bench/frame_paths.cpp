@@ -2,18 +2,57 @@
 
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "board_port.hpp"
 #include "hil/frame/batch_pacer.hpp"
 #include "hil/frame/path_chain.hpp"
 #include "hil/measure/frames.hpp"
 #include "hil/sys/cidr.hpp"
 #include "hil/sys/netns.hpp"
+#include "hil/sys/process.hpp"
 
 namespace hil::bench_tool {
 namespace {
 
 using namespace std::chrono_literals;
 using frame::tx_path;
+
+// The flow's frames dropped at the peer's ingress (tc flower, before the IP stack) for this
+// object's life, where a counting peer would drop them: a veth runs the peer's receive path in the
+// sender's context, and without this every path's CPU figure would carry the peer's UDP lookup and
+// ICMP. The peer's rx_packets still counts every frame (the veth counts before ingress). When tc
+// refuses (no cls_flower), the trials run without it and the table says so.
+class peer_drop {
+ public:
+  peer_drop(const bench::sim_layout& l, std::uint16_t port) : l_(l) {
+    const auto qdisc = sys::run({"ip", "netns", "exec", l_.peer_netns, "tc", "qdisc", "add", "dev",
+                                 l_.peer_interface, "clsact"});
+    const auto filter =
+        sys::run({"ip", "netns", "exec", l_.peer_netns, "tc", "filter", "add", "dev",
+                  l_.peer_interface, "ingress", "protocol", "ip", "flower", "ip_proto", "udp",
+                  "dst_port", std::to_string(port), "action", "drop"});
+    active_ = qdisc.exit_code == 0;
+    dropping_ = active_ && filter.exit_code == 0;
+    if (!dropping_) why_ = filter.output.empty() ? qdisc.output : filter.output;
+  }
+  ~peer_drop() {
+    if (active_) {
+      (void)sys::run({"ip", "netns", "exec", l_.peer_netns, "tc", "qdisc", "del", "dev",
+                      l_.peer_interface, "clsact"});
+    }
+  }
+  peer_drop(const peer_drop&) = delete;
+  peer_drop& operator=(const peer_drop&) = delete;
+  [[nodiscard]] bool dropping() const { return dropping_; }
+  [[nodiscard]] const std::string& why_not() const { return why_; }
+
+ private:
+  const bench::sim_layout& l_;
+  bool active_ = false;
+  bool dropping_ = false;
+  std::string why_;
+};
 
 // One path's two trials, in the DUT's namespace (the calling thread is the sender).
 path_figures run_path(tx_path p, const std::string& ifname, const frame::frame_template& t,
@@ -61,6 +100,12 @@ path_figures run_path(tx_path p, const std::string& ifname, const frame::frame_t
 std::vector<path_figures> measure_frame_paths(const bench::sim_layout& l, std::uint32_t frame_bytes,
                                               int seconds) {
   peer_link peer(l);
+  const peer_drop drop(l, 45000);
+  if (!drop.dropping()) {
+    std::cerr << "hilperf-bench: the peer receives the flow through its IP stack (tc flower "
+                 "refused: "
+              << drop.why_not() << ")\n";
+  }
   std::vector<path_figures> rows;
   sys::with_socket_namespace(l.dut_netns, [&] {
     link::link_control link;

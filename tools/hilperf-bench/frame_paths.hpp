@@ -6,7 +6,8 @@
 //     (what the path took and the DUT's tx_packets, against rate × time) and the peer's count.
 // A stock iperf3 -u -b 0 row (the table's caller runs it) gives the socket tool's own figure.
 // On veth the peer's receive path runs in the sender's context, so the CPU figures include it for
-// every path alike.
+// every path alike; the peer drops the flow at its ingress (tc flower), as a counting peer would,
+// so that is small (its rx_packets still counts every frame).
 #pragma once
 
 #include <cstdint>
