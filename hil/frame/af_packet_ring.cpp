@@ -136,7 +136,7 @@ class af_packet_ring final : public frame_sender {
   void reclaim() {
     while (completed_ < submitted_) {
       auto* h = static_cast<tpacket2_hdr*>(
-          static_cast<void*>(slot(static_cast<std::uint32_t>(completed_ % slots_)))));
+          static_cast<void*>(slot(static_cast<std::uint32_t>(completed_ % slots_))));
       const unsigned status = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
       if (status != TP_STATUS_AVAILABLE && status != TP_STATUS_WRONG_FORMAT) break;
       ++completed_;

@@ -136,7 +136,7 @@ TEST_P(FramePaths, LargeFramesToo) { send_and_count(dut_ip(), peer_ip(), 1518, 5
 INSTANTIATE_TEST_SUITE_P(Path, FramePaths,
                          ::testing::Values(tx_path::af_xdp, tx_path::af_packet_ring,
                                            tx_path::udp_socket),
-                         [](const auto& info) { return std::string(path_name(info.param)); });
+                         [](const auto& p) { return std::string(path_name(p.param)); });
 
 TEST(FramePathChain, TakesAfXdpWhenBuiltElseSaysWhyAndTakesTheRing) {
   hil::link::link_control link;

@@ -108,7 +108,9 @@ TEST(FrameTemplate, StampedChecksumsVerifyOverTheWholeDatagram) {
                             hil::frame::ones_sum({f.data() + ip + ip_bytes, udp_len});
         while ((sum >> 16) != 0) sum = (sum & 0xffff) + (sum >> 16);
         ASSERT_EQ(sum, 0xffffU) << "IPv" << v << " frame " << size;
-        if (v == 4) ASSERT_EQ(hil::frame::internet_checksum({f.data() + ip, 20}), 0);
+        if (v == 4) {
+          ASSERT_EQ(hil::frame::internet_checksum({f.data() + ip, 20}), 0);
+        }
       }
     }
   }
