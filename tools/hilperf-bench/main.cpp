@@ -211,6 +211,17 @@ void print(const std::string& stock_name, const figures& stock, const figures& o
       better::lower);
 }
 
+// The frame paths and every stock iperf3, per size (frame_paths.hpp).
+void paths_table(const hil::bench::sim_layout& l, const std::vector<contender>& stock,
+                 int seconds) {
+  for (const std::uint32_t size : {64U, 128U, 512U, 1518U}) {
+    auto rows = hil::bench_tool::measure_frame_paths(l, size, seconds);
+    for (const auto& t : stock) rows.push_back(runner(l, t).unpaced_frames(size, seconds));
+    hil::bench_tool::print_frame_paths(std::cout, size, rows);
+    std::cout << std::flush;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -274,14 +285,7 @@ int main(int argc, char** argv) {
         }
         print_frames(rows);
       }
-      if (wanted("paths")) {
-        for (const std::uint32_t size : {64U, 128U, 512U, 1518U}) {
-          auto rows = hil::bench_tool::measure_frame_paths(l, size, seconds);
-          for (const auto& t : stock) rows.push_back(runner(l, t).unpaced_frames(size, seconds));
-          hil::bench_tool::print_frame_paths(std::cout, size, rows);
-          std::cout << std::flush;
-        }
-      }
+      if (wanted("paths")) paths_table(l, stock, seconds);
     }
     if (wanted("board")) {
       std::vector<contender> tools{ours};
