@@ -6,6 +6,12 @@ if(HIL_STATIC)
   set(CMAKE_FIND_LIBRARY_SUFFIXES .a)
 endif()
 pkg_check_modules(LIBNL REQUIRED IMPORTED_TARGET libnl-3.0 libnl-route-3.0)
+# The AF_XDP frame path (hil/frame/af_xdp_tx.cpp): libxdp's xsk API and libbpf, optional. Without
+# them (a static build: Debian ships no libxdp.a for the cross targets) the path reports itself
+# unavailable and the frame paths fall back to AF_PACKET.
+if(NOT HIL_STATIC)
+  pkg_check_modules(LIBXDP IMPORTED_TARGET libxdp libbpf)
+endif()
 find_package(fmt 9 REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)

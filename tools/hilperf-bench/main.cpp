@@ -7,7 +7,9 @@
 //   board: against every --iperf3 with the DUT side on a board's CPU (board_cpu.hpp: a cgroup
 //     quota per --dut-cpu, board-like offloads);
 //   frames: the RFC 2544 sender (frame_rate.hpp): 64-byte frames/s ours offers on schedule
-//     against every --iperf3 at -l 18 -b 0.
+//     against every --iperf3 at -l 18 -b 0;
+//   paths: the frame paths below the socket layer (frame_paths.hpp) against the socket path and
+//     every --iperf3 at -b 0, at 64, 128, 512 and 1518 bytes.
 // Not a pass/fail test: it reports figures. Needs root (namespaces, cgroups, AF_PACKET).
 // SIGINT/SIGTERM/SIGHUP stop it within 100 ms and take its benches down (interrupt.hpp).
 #include <unistd.h>
@@ -22,9 +24,12 @@
 #include <CLI/CLI.hpp>
 
 #include "board_cpu.hpp"
+#include "board_port.hpp"
+#include "frame_paths.hpp"
 #include "frame_rate.hpp"
 #include "gap_probe.hpp"
 #include "hil/bench/sim_bench.hpp"
+#include "hil/measure/frames.hpp"
 #include "hil/measure/pacing.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/child_process.hpp"
@@ -93,6 +98,27 @@ class runner {
     const auto run = [this](const std::vector<std::string>& args) { return client(args); };
     return ours ? hil::bench_tool::scheduled_frame_rate(run, seconds)
                 : hil::bench_tool::unpaced_frame_rate(run, seconds);
+  }
+
+  // Unpaced datagrams making frame_bytes frames (-l payload -b 0): what reached the link.
+  [[nodiscard]] hil::bench_tool::path_figures unpaced_frames(std::uint32_t frame_bytes,
+                                                             int seconds) const {
+    const auto s = server();
+    hil::bench_tool::peer_link peer(l_);
+    const auto payload = hil::measure::udp_payload_for_frame(frame_bytes, false).value_or(18);
+    const std::uint64_t rx0 = peer.rx_packets();
+    const auto r = client({"-u", "-l", std::to_string(payload), "-b", "0", "-t",
+                           std::to_string(seconds), "-w", "8M"});
+    const std::uint64_t rx1 = peer.rx_packets();
+    hil::bench_tool::path_figures f;
+    f.name = t_.name + " -u -b 0";
+    f.unpaced_link_fps = static_cast<double>(r.packets) / r.duration_s;
+    f.unpaced_peer_fps = static_cast<double>(rx1 - rx0) / r.duration_s;
+    if (r.packets > 0) {
+      f.cpu_per_million =
+          r.host_cpu_total / 100.0 * r.duration_s / (static_cast<double>(r.packets) / 1e6);
+    }
+    return f;
   }
 
   figures measure(int seconds) const {
@@ -185,6 +211,17 @@ void print(const std::string& stock_name, const figures& stock, const figures& o
       better::lower);
 }
 
+// The frame paths and every stock iperf3, per size (frame_paths.hpp).
+void paths_table(const hil::bench::sim_layout& l, const std::vector<contender>& stock,
+                 int seconds) {
+  for (const std::uint32_t size : {64U, 128U, 512U, 1518U}) {
+    auto rows = hil::bench_tool::measure_frame_paths(l, size, seconds);
+    for (const auto& t : stock) rows.push_back(runner(l, t).unpaced_frames(size, seconds));
+    hil::bench_tool::print_frame_paths(std::cout, size, rows);
+    std::cout << std::flush;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -200,7 +237,7 @@ int main(int argc, char** argv) {
                  "the unshaped table; the flags go to every client run: -Z, --gsro)")
       ->capture_default_str();
   app.add_option("--only", only, "run only these tables (repeatable)")
-      ->check(CLI::IsMember({"unshaped", "board", "frames"}));
+      ->check(CLI::IsMember({"unshaped", "board", "frames", "paths"}));
   app.add_option("--dut-cpu", board.quotas,
                  "board table: the DUT side's CPU quota, percent of one core (repeatable; 0 = "
                  "uncapped)")
@@ -227,7 +264,7 @@ int main(int argc, char** argv) {
     const auto client = hil::sys::locate_installed("HILPERF_BINARY", "hilperf", HILPERF_BINARY);
     const contender ours{
         "hilperf", client.string(), {}, {peer.string(), "-s"}, "listening on port"};
-    if (wanted("unshaped") || wanted("frames")) {
+    if (wanted("unshaped") || wanted("frames") || wanted("paths")) {
       // Unshaped: the engines, not the link, are measured.
       hil::bench::sim_layout l = hil::bench::private_layout("b", "eth0");
       l.peer_mtu = 9000;
@@ -248,6 +285,7 @@ int main(int argc, char** argv) {
         }
         print_frames(rows);
       }
+      if (wanted("paths")) paths_table(l, stock, seconds);
     }
     if (wanted("board")) {
       std::vector<contender> tools{ours};
