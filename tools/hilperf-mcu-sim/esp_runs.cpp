@@ -141,8 +141,9 @@ std::string esp_instance::poll_server(clock::time_point now, std::uint64_t uptim
     created_ = true;
     if (!bound) {
       return failed(uptime_ms,
-                    fmt::format("cannot start {} server: socket is unable to bind - errno 98",
-                                udp ? "UDP" : "TCP"),
+                    fmt::format("iperf_start_and_run_{0}_server({1}): cannot start {2} server: "
+                                "socket is unable to bind - errno 98",
+                                udp ? "udp" : "tcp", udp ? 487 : 322, udp ? "UDP" : "TCP"),
                     'E');
     }
     out += esp::log_line('I', uptime_ms, tag,

@@ -178,8 +178,8 @@ std::string boot_banner() {
          "[00:00:00.010,000] <inf> net_config: Initializing network\n";
 }
 
-std::string command_not_found(std::string_view command) {
-  return fmt::format("{}: command not found", command);
+std::string command_not_found(std::string_view name) {
+  return fmt::format("{}: command not found", name);
 }
 
 std::string log_line(std::uint64_t uptime_ms, std::string_view level, std::string_view module,

@@ -80,7 +80,7 @@ constexpr int prompt_width = 8;
 // The boot banner (the build string is invented).
 [[nodiscard]] std::string boot_banner();
 // "<cmd>: command not found"
-[[nodiscard]] std::string command_not_found(std::string_view command);
+[[nodiscard]] std::string command_not_found(std::string_view name);
 // A log line as the shell's log backend prints it: "[00:00:05.120,000] <inf> wifi: text".
 [[nodiscard]] std::string log_line(std::uint64_t uptime_ms, std::string_view level,
                                    std::string_view module, std::string_view text);
