@@ -21,6 +21,19 @@ bool answers_in(const std::string& netns, const std::string& host, std::uint16_t
   return sys::run_in_netns(netns, [&] { return peer_answers(host, port, timeout) ? 0 : 1; }) == 0;
 }
 
+// The emulator's --dialect for the profile's console.dialect (hil::firmware's dialect names).
+const char* dialect_flag(profile::firmware_dialect d) {
+  switch (d) {
+    case profile::firmware_dialect::zperf:
+      return "zperf";
+    case profile::firmware_dialect::esp_idf:
+      return "esp-idf";
+    case profile::firmware_dialect::st67w6x:
+      break;
+  }
+  return "st67w6x";
+}
+
 }  // namespace
 
 mcu_session::mcu_session(const profile::profile& p, const std::filesystem::path& mcu_binary) {
@@ -48,9 +61,19 @@ mcu_session::mcu_session(const profile::profile& p, const std::filesystem::path&
 
 void mcu_session::start_mcu(const profile::profile& p, const std::filesystem::path& mcu_binary,
                             const std::string& link) {
-  mcu_ = std::make_unique<sys::child_process>(
-      std::vector<std::string>{"ip", "netns", "exec", p.dut_netns(), mcu_binary.string(),
-                               "--dialect", "st67w6x", "--link", link});
+  std::vector<std::string> argv{"ip",
+                                "netns",
+                                "exec",
+                                p.dut_netns(),
+                                mcu_binary.string(),
+                                "--dialect",
+                                dialect_flag(p.console.dialect),
+                                "--link",
+                                link};
+  if (!p.console.reset_command.empty()) {
+    argv.insert(argv.end(), {"--reset-command", p.console.reset_command});
+  }
+  mcu_ = std::make_unique<sys::child_process>(std::move(argv));
   if (!mcu_->wait_for_output("console ", 10s)) {
     const std::string output = mcu_->output();
     mcu_.reset();

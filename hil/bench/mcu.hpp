@@ -16,8 +16,9 @@ namespace hil::bench {
 
 // RAII: when nothing is at console.port yet (no MCU left running by an earlier step or another
 // tool; for tcp://, nothing answers there), starts mcu_binary in the DUT namespace with its
-// console linked at console.port (tcp://: in a directory of its own, and ser2net serving it) and
-// waits (10 s at most) until it is ready; stops them (and the MCU's iperf runs) on destruction.
+// console linked at console.port (tcp://: in a directory of its own, and ser2net serving it),
+// playing the profile's console.dialect with its reset_command, and waits (10 s at most) until
+// it is ready; stops them (and the MCU's iperf runs) on destruction.
 // Throws std::runtime_error quoting the emulator's or ser2net's output when one does not come up,
 // std::invalid_argument for a tcp:// console whose host is not an IP address or whose port is no
 // number.

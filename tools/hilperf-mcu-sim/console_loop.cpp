@@ -37,7 +37,7 @@ void send(int master, std::string_view bytes) {
 
 }  // namespace
 
-void run_console(const pty_pair& pty, st67_firmware& fw, const line_settings& line,
+void run_console(const pty_pair& pty, simulated_firmware& fw, const line_settings& line,
                  const volatile std::sig_atomic_t& stop) {
   using clock = std::chrono::steady_clock;
   byte_dropper dropper(line.drop_every, line.drop_limit);

@@ -7,8 +7,8 @@
 #include <csignal>
 #include <cstdint>
 
+#include "firmware.hpp"
 #include "pty_pair.hpp"
-#include "st67_firmware.hpp"
 
 namespace hil::mcu_sim {
 
@@ -21,7 +21,7 @@ struct line_settings {
 
 // Boots fw on pty and plays it until stop becomes non-zero. Throws std::system_error when the
 // master side fails.
-void run_console(const pty_pair& pty, st67_firmware& fw, const line_settings& line,
+void run_console(const pty_pair& pty, simulated_firmware& fw, const line_settings& line,
                  const volatile std::sig_atomic_t& stop);
 
 }  // namespace hil::mcu_sim

@@ -13,6 +13,13 @@ const std::regex figures_line(
 // iPerf 2's failures that end a run: a refused or unreachable peer, a port in use. ("read failed"
 // is a UDP client's wait for a server report that does not come: the run itself went well.)
 const std::regex failure_line(R"((?:connect|bind|listen) failed: .*)");
+const std::regex connection_line(R"(local (\S+) port (\d+) connected with (\S+) port (\d+))");
+const std::regex sent_line(R"(Sent (\d+) datagrams)");
+const std::regex out_of_order_line(R"((\d+) datagrams received out-of-order)");
+
+std::uint16_t port_of(const std::string& text) {
+  return static_cast<std::uint16_t>(std::stoul(text));
+}
 
 }  // namespace
 
@@ -42,6 +49,15 @@ iperf2_run_text read_run_text(std::string_view output) {
       (f->lost ? r.udp : r.own).push_back(*f);
     } else if (line.find("connected with") != std::string_view::npos) {
       r.connected = true;
+      std::match_results<std::string_view::const_iterator> m;
+      if (std::regex_search(line.begin(), line.end(), m, connection_line)) {
+        r.connections.push_back({m[1].str(), port_of(m[2].str()), m[3].str(), port_of(m[4].str())});
+      }
+    } else if (std::match_results<std::string_view::const_iterator> m;
+               std::regex_search(line.begin(), line.end(), m, sent_line)) {
+      r.sent = std::stoull(m[1].str());
+    } else if (std::regex_search(line.begin(), line.end(), m, out_of_order_line)) {
+      r.out_of_order = std::stoull(m[1].str());
     } else if (!r.failure && std::regex_search(line.begin(), line.end(), failure_line)) {
       r.failure = std::string(line);
     }

@@ -31,11 +31,22 @@ struct iperf2_figures {
 // The figures on line (one line, without its end); nullopt when it is not a figures line.
 [[nodiscard]] std::optional<iperf2_figures> read_figures(std::string_view line);
 
+// "[  1] local 10.0.0.2 port 5001 connected with 10.0.0.1 port 40000": who met whom.
+struct iperf2_connection {
+  std::string local;
+  std::uint16_t local_port = 0;
+  std::string remote;
+  std::uint16_t remote_port = 0;
+};
+
 // Everything iPerf 2 printed, as far as it matters to the firmware's report.
 struct iperf2_run_text {
-  std::vector<iperf2_figures> own;     // figures lines without loss counts, in order
-  std::vector<iperf2_figures> udp;     // figures lines with loss counts, in order
-  bool connected = false;              // a "connected with" line: the first packet came (or accept)
+  std::vector<iperf2_figures> own;  // figures lines without loss counts, in order
+  std::vector<iperf2_figures> udp;  // figures lines with loss counts, in order
+  bool connected = false;           // a "connected with" line: the first packet came (or accept)
+  std::vector<iperf2_connection> connections;  // each "connected with" line (a server's sessions)
+  std::optional<std::uint64_t> sent;           // a UDP client's "Sent N datagrams"
+  std::uint64_t out_of_order = 0;      // a UDP server's last "N datagrams received out-of-order"
   std::optional<std::string> failure;  // the first line saying the run failed ("connect failed: …")
 };
 

@@ -16,22 +16,11 @@
 #include <optional>
 #include <string>
 
+#include "firmware.hpp"
 #include "hil/sys/child_process.hpp"
 #include "iperf_args.hpp"
 
 namespace hil::mcu_sim {
-
-// How a run misbehaves (all off by default) and what plays it.
-struct run_settings {
-  std::string iperf_program = "iperf";    // stock iPerf 2
-  double rate_factor = 1.0;               // a UDP client sends at rate_factor × -b
-  std::optional<std::string> error_line;  // the run fails with this traffic-task line
-  bool never_end = false;                 // no report, no "iperf exit", -a ignored
-  // A UDP server that hears nothing this long gives up (the firmware's receive timeout).
-  std::chrono::milliseconds udp_server_idle{5000};
-  // A client's iPerf 2 still running this long after its -t is stopped.
-  std::chrono::milliseconds client_grace{30'000};
-};
 
 class iperf_run {
  public:

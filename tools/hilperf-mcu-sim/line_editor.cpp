@@ -4,6 +4,7 @@ namespace hil::mcu_sim {
 
 std::optional<std::string> line_editor::feed(char c, std::string& echo) {
   const auto byte = static_cast<unsigned char>(c);
+  if (byte != '\r' && byte != '\n') last_end_ = 0;
   if (escape_ == 1) {
     escape_ = byte == '[' ? 2 : 0;
     return std::nullopt;
@@ -13,6 +14,8 @@ std::optional<std::string> line_editor::feed(char c, std::string& echo) {
     return std::nullopt;
   }
   if (byte == '\r' || byte == '\n') {
+    if (one_line_end_ && last_end_ != 0 && c != last_end_) return std::nullopt;
+    last_end_ = c;
     echo += '\n';
     const bool dropped = too_long_;
     std::string line = std::move(line_);

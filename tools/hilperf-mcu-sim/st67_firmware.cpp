@@ -25,7 +25,9 @@ std::string trimmed(const std::string& s) {
 }  // namespace
 
 st67_firmware::st67_firmware(firmware_settings s, clock::time_point now)
-    : settings_(std::move(s)), boot_(now), last_typed_(now) {}
+    : settings_(std::move(s)), boot_(now), last_typed_(now) {
+  if (settings_.reset_command.empty()) settings_.reset_command = "reset";
+}
 
 std::uint64_t st67_firmware::tick_ms(clock::time_point now) const {
   return static_cast<std::uint64_t>(

@@ -14,32 +14,20 @@
 #include <memory>
 #include <string>
 
+#include "firmware.hpp"
 #include "iperf_run.hpp"
 #include "line_editor.hpp"
 
 namespace hil::mcu_sim {
 
-struct firmware_settings {
-  run_settings run;    // how runs are played and how they misbehave
-  int error_runs = 1;  // runs that print run.error_line (0: every run)
-  std::string reset_command = "reset";
-  // A line of another task every this often while a run goes on (0: none).
-  std::chrono::milliseconds log_every{2000};
-  bool log_error = false;  // each run also gets one [ERROR] line of another task
-};
-
-class st67_firmware {
+class st67_firmware final : public simulated_firmware {
  public:
-  using clock = std::chrono::steady_clock;
-
+  // s.reset_command empty: "reset".
   st67_firmware(firmware_settings s, clock::time_point now);
 
-  // The boot banner and the first prompt (also what the reset command prints).
-  [[nodiscard]] std::string boot(clock::time_point now);
-  // One byte typed: what the firmware prints in answer.
-  [[nodiscard]] std::string typed(char c, clock::time_point now);
-  // What the firmware prints by now unprompted.
-  [[nodiscard]] std::string tick(clock::time_point now);
+  [[nodiscard]] std::string boot(clock::time_point now) override;
+  [[nodiscard]] std::string typed(char c, clock::time_point now) override;
+  [[nodiscard]] std::string tick(clock::time_point now) override;
 
  private:
   std::string run_line(const std::string& line, clock::time_point now);

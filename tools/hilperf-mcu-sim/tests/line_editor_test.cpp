@@ -44,6 +44,20 @@ TEST(McuSimLineEditor, CrLfRunsTheLineAndThenAnEmptyOne) {
   EXPECT_EQ(r.echo, "help\n\n");
 }
 
+TEST(McuSimLineEditor, ZephyrTakesCrLfAsOneLineEnd) {
+  // The first of CR and LF ends the line; the other kind is ignored until another byte comes.
+  line_editor e(256, true);
+  EXPECT_THAT(type(e, "help\r\n").lines, ElementsAre("help"));
+  EXPECT_THAT(type(e, "help\n\r").lines, ElementsAre("help"));
+  EXPECT_THAT(type(e, "a\nb\n").lines, ElementsAre("a", "b"));
+  EXPECT_THAT(type(e, "\r").lines, ElementsAre()) << "after a LF, a CR is the other kind";
+  line_editor f(256, true);
+  EXPECT_THAT(type(f, "\r\r").lines, ElementsAre("", "")) << "the same kind twice: two lines";
+  EXPECT_EQ(e.line(), "");
+  (void)type(e, "zp");
+  EXPECT_EQ(e.line(), "zp") << "what a shell redraws after another thread's text";
+}
+
 TEST(McuSimLineEditor, BackspacesEraseWhatWasTypedAndNoMore) {
   // The terminal erases a garbled echo with one backspace per byte plus two, then types again.
   line_editor e;
