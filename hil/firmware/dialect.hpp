@@ -82,6 +82,11 @@ struct dialect {
 // the summary from 0.0 to the run's length as its end; no loss counts (it counts bytes only).
 [[nodiscard]] const dialect& esp_idf();
 
+// Whether d's UDP server answers the end of a test with iPerf 2's server report (its count of what
+// arrived). ESP-IDF's does not: what a DUT of that firmware received over UDP is known only from
+// its own console, which is no count a verdict can rest on.
+[[nodiscard]] bool sends_udp_server_report(const dialect& d);
+
 // The dialect named name ("st67w6x", "zperf", "esp-idf"); nullptr for an unknown one.
 [[nodiscard]] const dialect* dialect_named(std::string_view name);
 

@@ -9,4 +9,6 @@ const dialect* dialect_named(std::string_view name) {
   return nullptr;
 }
 
+bool sends_udp_server_report(const dialect& d) { return &d != &esp_idf(); }
+
 }  // namespace hil::firmware
