@@ -33,8 +33,7 @@ class dir_store final : public store {
     return true;
   }
 
-  std::vector<report::history_run> last_runs(std::string_view board,
-                                             std::size_t count) override {
+  std::vector<report::history_run> last_runs(std::string_view board, std::size_t count) override {
     return report::load_history(dir_of(board), count);
   }
 

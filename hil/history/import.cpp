@@ -14,8 +14,7 @@ std::vector<fs::path> entries(const fs::path& dir, bool directories) {
   std::vector<fs::path> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (directories ? e.is_directory()
-                    : e.is_regular_file() && e.path().extension() == ".jsonl")
+    if (directories ? e.is_directory() : e.is_regular_file() && e.path().extension() == ".jsonl")
       out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
@@ -45,8 +44,7 @@ import_tally import_directory(const fs::path& dir, store& s, const std::string& 
   }
   import_tally tally;
   import_board(dir, s, board, tally);
-  for (const auto& sub : entries(dir, true))
-    import_board(sub, s, sub.filename().string(), tally);
+  for (const auto& sub : entries(dir, true)) import_board(sub, s, sub.filename().string(), tally);
   return tally;
 }
 

@@ -19,7 +19,6 @@ struct import_tally {
 
 // Imports every run under dir into s; dir's own files go to board (empty: a single board).
 // Throws record::results_format_error naming a bad file, store_unavailable.
-import_tally import_directory(const std::filesystem::path& dir, store& s,
-                              const std::string& board);
+import_tally import_directory(const std::filesystem::path& dir, store& s, const std::string& board);
 
 }  // namespace hil::history

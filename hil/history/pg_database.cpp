@@ -92,7 +92,8 @@ std::unique_ptr<database> open_postgresql(const std::string& url, const std::str
   // A server that does not answer (a host down, a firewall dropping) fails within the regression
   // case's timeout instead of hanging it: libpq waits forever unless told.
   std::string conninfo = url;
-  if (url.find("connect_timeout") == std::string::npos && std::getenv("PGCONNECT_TIMEOUT") == nullptr) {
+  if (url.find("connect_timeout") == std::string::npos &&
+      std::getenv("PGCONNECT_TIMEOUT") == nullptr) {
     conninfo += url.find('?') == std::string::npos ? "?connect_timeout=10" : "&connect_timeout=10";
   }
   try {

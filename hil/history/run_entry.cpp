@@ -77,8 +77,8 @@ std::string started_of_id(std::string_view id) {
                       id.find_first_not_of("0123456789") == 8 &&
                       id.substr(9, 6).find_first_not_of("0123456789") == std::string_view::npos;
   if (!shaped) return {};
-  return fmt::format("{}-{}-{}T{}:{}:{}.000000Z", id.substr(0, 4), id.substr(4, 2),
-                     id.substr(6, 2), id.substr(9, 2), id.substr(11, 2), id.substr(13, 2));
+  return fmt::format("{}-{}-{}T{}:{}:{}.000000Z", id.substr(0, 4), id.substr(4, 2), id.substr(6, 2),
+                     id.substr(9, 2), id.substr(11, 2), id.substr(13, 2));
 }
 
 run_entry new_run(const std::vector<record::case_record>& records, std::string board) {

@@ -45,8 +45,7 @@ struct run_entry {
 
 // Who, what and when of a run: counts and figures from records, started and key from now, runner
 // from $HILPERF_RUNNER (else the host name), software version from $HILPERF_SOFTWARE_VERSION.
-[[nodiscard]] run_entry new_run(const std::vector<record::case_record>& records,
-                                std::string board);
+[[nodiscard]] run_entry new_run(const std::vector<record::case_record>& records, std::string board);
 
 // Now, as run_entry::started has it.
 [[nodiscard]] std::string started_now();

@@ -62,9 +62,16 @@ void migrate(database& db, const std::string& what, int target) {
     if (db.kind() == dialect::postgresql) {
       x.run("SELECT pg_advisory_xact_lock($1)", {migration_lock});
     }
-    x.run("CREATE TABLE IF NOT EXISTS hilperf_schema (version INTEGER PRIMARY KEY, "
-          "applied TEXT NOT NULL)",
-          {});
+    // Asked first rather than CREATE … IF NOT EXISTS, which PostgreSQL answers with a notice
+    // libpq would print on every run.
+    const auto exists =
+        db.kind() == dialect::postgresql
+            ? x.run("SELECT 1 WHERE to_regclass('hilperf_schema') IS NOT NULL", {})
+            : x.run("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hilperf_schema'",
+                    {});
+    if (exists.empty()) {
+      x.run("CREATE TABLE hilperf_schema (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)", {});
+    }
     const auto rows = x.run("SELECT COALESCE(MAX(version), 0) FROM hilperf_schema", {});
     const int at = rows.empty() ? 0 : std::stoi(rows.front().front());
     if (at > schema_version) {

@@ -18,8 +18,8 @@ namespace {
 std::string file_name(std::string_view key) {
   std::string out(key);
   for (char& c : out) {
-    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '.' || c == '_' || c == '-';
     if (!plain) c = '_';
   }
   return out + ".json";
@@ -37,7 +37,8 @@ fs::path default_spool_dir() {
 
 fs::path keep_run(const fs::path& spool, const std::string& store_id, const run_entry& run) {
   fs::create_directories(spool);
-  const fs::path target = spool / file_name(run.board.empty() ? run.key : run.board + "-" + run.key);
+  const fs::path target =
+      spool / file_name(run.board.empty() ? run.key : run.board + "-" + run.key);
   const fs::path partial = target.string() + ".partial";
   {
     std::ofstream out(partial, std::ios::trunc);

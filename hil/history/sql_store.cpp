@@ -57,19 +57,19 @@ class sql_store final : public store {
       const std::int64_t id = integer(ids.front().front());
       std::int64_t seq = 0;
       for (const auto& f : run.figures) {
-        x.run("INSERT INTO figures (run_id, seq, case_name, metric, value, unit, "
-              "higher_is_better, judged, attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-              {id, seq++, f.case_name, f.figure.name, f.figure.value, f.figure.unit,
-               std::int64_t{f.figure.higher_is_better ? 1 : 0},
-               std::int64_t{f.figure.judged ? 1 : 0}, std::int64_t{f.attempts}});
+        x.run(
+            "INSERT INTO figures (run_id, seq, case_name, metric, value, unit, "
+            "higher_is_better, judged, attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            {id, seq++, f.case_name, f.figure.name, f.figure.value, f.figure.unit,
+             std::int64_t{f.figure.higher_is_better ? 1 : 0}, std::int64_t{f.figure.judged ? 1 : 0},
+             std::int64_t{f.attempts}});
       }
       added = true;
     });
     return added;
   }
 
-  std::vector<report::history_run> last_runs(std::string_view board,
-                                             std::size_t count) override {
+  std::vector<report::history_run> last_runs(std::string_view board, std::size_t count) override {
     std::vector<report::history_run> runs;
     db_->transact([&](executor& x) {
       auto newest = x.run(
@@ -92,12 +92,12 @@ class sql_store final : public store {
   std::vector<point> figures_since(std::string_view board, std::string_view since) override {
     std::vector<point> out;
     db_->transact([&](executor& x) {
-      for (const auto& r : x.run(
-               "SELECT r.run_key, r.started, r.runner, r.software_version, f.case_name, "
-               "f.metric, f.unit, f.value, f.higher_is_better, f.judged FROM runs r JOIN "
-               "figures f ON f.run_id = r.id WHERE r.board = $1 AND r.started >= $2 "
-               "ORDER BY r.started, r.id, f.seq",
-               {std::string(board), std::string(since)})) {
+      for (const auto& r :
+           x.run("SELECT r.run_key, r.started, r.runner, r.software_version, f.case_name, "
+                 "f.metric, f.unit, f.value, f.higher_is_better, f.judged FROM runs r JOIN "
+                 "figures f ON f.run_id = r.id WHERE r.board = $1 AND r.started >= $2 "
+                 "ORDER BY r.started, r.id, f.seq",
+                 {std::string(board), std::string(since)})) {
         out.push_back({std::string(board), r[0], r[1], r[2], r[3], r[4], figure_at(r, 5)});
       }
     });

@@ -39,7 +39,8 @@ class sqlite_executor final : public executor {
     sqlite3_stmt* raw = nullptr;
     check(sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &raw, nullptr));
     const statement s(raw);
-    for (std::size_t i = 0; i < params.size(); ++i) bind(s.get(), static_cast<int>(i + 1), params[i]);
+    for (std::size_t i = 0; i < params.size(); ++i)
+      bind(s.get(), static_cast<int>(i + 1), params[i]);
     std::vector<row> rows;
     for (int rc = sqlite3_step(s.get()); rc != SQLITE_DONE; rc = sqlite3_step(s.get())) {
       if (rc != SQLITE_ROW) check(rc);
@@ -115,13 +116,13 @@ class sqlite_database final : public database {
 
 std::unique_ptr<database> open_sqlite(const std::string& file, const std::string& what) {
   sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(file.c_str(), &raw,
-                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                                 nullptr);
+  const int rc =
+      sqlite3_open_v2(file.c_str(), &raw,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
   db_handle db(raw);
   if (rc != SQLITE_OK) {
-    throw store_unavailable(fmt::format(
-        "{}: cannot open: {}", what, raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
+    throw store_unavailable(fmt::format("{}: cannot open: {}", what,
+                                        raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
   }
   sqlite3_busy_timeout(db.get(), static_cast<int>(busy_wait.count()));
   // Foreign keys are off by default in SQLite; figures point at their run.

@@ -1,8 +1,8 @@
 // The history store: where a board's runs are kept, behind one interface whatever keeps them.
 //
 //   location                     engine            one run is
-//   dir:PATH (or a bare PATH)    directory         PATH[/<board>]/<id>.jsonl, the results file's copy
-//   sqlite:PATH                  SQLite file       a row of runs, its rows of figures
+//   dir:PATH (or a bare PATH)    directory         PATH[/<board>]/<id>.jsonl, the results file's
+//   copy sqlite:PATH                  SQLite file       a row of runs, its rows of figures
 //   postgresql://user@host/db    PostgreSQL        the same tables, on a server many runners share
 //
 // Relative paths are from a base directory (the profile's). A database store creates and migrates
@@ -33,7 +33,8 @@ struct location {
 
 // Reads a location: "dir:PATH", "sqlite:PATH", "postgresql://…" (or "postgres://…"), or a bare
 // PATH, a directory; relative paths are taken from base. Throws std::invalid_argument for an
-// unknown scheme or a URL that holds a password (credentials belong in PGPASSWORD or a pgpass file).
+// unknown scheme or a URL that holds a password (credentials belong in PGPASSWORD or a pgpass
+// file).
 [[nodiscard]] location parse_location(std::string_view text, const std::filesystem::path& base);
 
 // The location for messages: the path, or the URL without any user name's password.

@@ -227,7 +227,7 @@ struct sim_config {
 
 // Nightly history (hil.history.regression): where runs are kept and what counts as a regression.
 struct history_config {
-  std::string dir;                 // empty = no history; relative paths are from the profile's dir
+  std::string dir;  // empty = no history; relative paths are from the profile's dir
   // The store instead of dir (docs/history.md): "sqlite:FILE", "postgresql://user@host/db".
   // Never a password: PostgreSQL's comes from PGPASSWORD or a pgpass file.
   std::string url;

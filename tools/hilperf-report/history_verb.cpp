@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "hil/history/import.hpp"
 #include "hil/history/store.hpp"
@@ -54,7 +54,7 @@ std::string csv_field(const std::string& text) {
 }
 
 std::vector<history::point> matching(std::vector<history::point> points,
-                                      const std::string& metric) {
+                                     const std::string& metric) {
   std::erase_if(points, [&](const history::point& p) {
     return p.figure.name.find(metric) == std::string::npos;
   });
@@ -66,8 +66,8 @@ int print_trend(history::store& s, const verb_options& o, const std::string& wha
   if (o.csv) {
     std::cout << "board,run,started,runner,software_version,case,metric,value,unit\n";
     for (const auto& p : points) {
-      std::cout << fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_field(p.board),
-                               csv_field(p.run), csv_field(p.started), csv_field(p.runner),
+      std::cout << fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_field(p.board), csv_field(p.run),
+                               csv_field(p.started), csv_field(p.runner),
                                csv_field(p.software_version), csv_field(p.case_name),
                                csv_field(p.figure.name), p.figure.value, csv_field(p.figure.unit));
     }
@@ -89,8 +89,8 @@ int print_trend(history::store& s, const verb_options& o, const std::string& wha
 
 // Each board's matching figures: the first run since o.since against the latest.
 int print_fell(history::store& s, const verb_options& o, const std::string& what) {
-  std::cout << fmt::format("{}: \"{}\" at the first run since {} against the latest run\n\n",
-                           what, o.metric, o.since);
+  std::cout << fmt::format("{}: \"{}\" at the first run since {} against the latest run\n\n", what,
+                           o.metric, o.since);
   std::cout << fmt::format("| {:<12} | {:>12} | {:>12} | {:>8} | {:<6} | {} |\n", "board", "then",
                            "latest", "change", "", "metric");
   for (const auto& board : s.boards()) {
@@ -127,8 +127,8 @@ int history_main(int argc, char** argv) {
   app.add_option("--since", o.since, "only runs since this UTC time or run id")->option_text("T");
   app.add_flag("--csv", o.csv, "comma-separated values, one figure a line");
   app.add_flag("--fell", o.fell, "every board: the first run since --since against the latest");
-  auto* import = app.add_subcommand("import", "import a directory store, idempotent");
-  import->add_option("dir", o.import_dir, "the directory (<id>.jsonl, <board>/<id>.jsonl)")
+  auto* import_verb = app.add_subcommand("import", "import a directory store, idempotent");
+  import_verb->add_option("dir", o.import_dir, "the directory (<id>.jsonl, <board>/<id>.jsonl)")
       ->required();
   CLI11_PARSE(app, argc, argv);
   try {
@@ -136,10 +136,11 @@ int history_main(int argc, char** argv) {
     const auto where = store_location(o);
     const std::string what = history::describe(where);
     const auto s = history::open_store(where);
-    if (import->parsed()) {
+    if (import_verb->parsed()) {
       const auto tally = history::import_directory(o.import_dir, *s, o.board);
-      std::cout << fmt::format("hilperf-report: imported {} run(s) from {} into {}; {} there already\n",
-                               tally.added, o.import_dir, what, tally.present);
+      std::cout << fmt::format(
+          "hilperf-report: imported {} run(s) from {} into {}; {} there already\n", tally.added,
+          o.import_dir, what, tally.present);
       return 0;
     }
     if (o.fell) {

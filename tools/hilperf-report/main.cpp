@@ -110,9 +110,9 @@ int main(int argc, char** argv) {
         const auto where = hil::history::parse_location(*reg.history, {});
         const std::string board =
             where.kind == hil::history::engine::directory ? std::string() : reg.board;
-        page.trends = hil::report::trends(
-            hil::history::open_store(where)->last_runs(board, trend_runs),
-            hil::report::run_metrics(records));
+        page.trends =
+            hil::report::trends(hil::history::open_store(where)->last_runs(board, trend_runs),
+                                hil::report::run_metrics(records));
       }
       write_output(html, hil::report::render_html(records, model, page));
     }

@@ -19,8 +19,7 @@ namespace history = hil::history;
 
 // The store of a board profile ([history] url, else dir, relative to the profile's directory) or
 // --history; none when neither is set.
-std::optional<history::location> store_of(const regression_options& o,
-                                          const fs::path& profile_file,
+std::optional<history::location> store_of(const regression_options& o, const fs::path& profile_file,
                                           const hil::profile::profile& p) {
   if (o.history) return history::parse_location(*o.history, {});
   const fs::path base = profile_file.parent_path();
@@ -45,7 +44,7 @@ std::string shown(const history::location& where, const std::string& board) {
 }
 
 // Uploads the runs an earlier upload failure kept for this store, saying so.
-void upload_kept(const fs::path& spool, const std::string& what, history::store& s) {
+void upload_kept_runs(const fs::path& spool, const std::string& what, history::store& s) {
   for (const auto& u : history::upload_kept(spool, what, s)) {
     std::cout << fmt::format(
         "hilperf-report: uploaded run {}{} to {}, kept in {} since its upload failed{}\n", u.key,
@@ -61,16 +60,15 @@ int store_down(const regression_options& o, const history::run_entry& run, const
   std::cout << fmt::format("hilperf-report: {}history store unavailable: {}\n", who, cause);
   if (o.store) {
     const fs::path kept = history::keep_run(spool, what, run);
-    std::cout << fmt::format(
-        "hilperf-report: {}this run is kept in {}; the next run uploads it\n", who,
-        kept.string());
+    std::cout << fmt::format("hilperf-report: {}this run is kept in {}; the next run uploads it\n",
+                             who, kept.string());
   }
   return regression_store_down;
 }
 
 void print_baseline(const std::vector<hil::report::history_run>& baseline,
-                    const std::vector<hil::report::metric_change>& changes,
-                    const std::string& who, const std::string& where, double tolerance) {
+                    const std::vector<hil::report::metric_change>& changes, const std::string& who,
+                    const std::string& where, double tolerance) {
   if (baseline.empty()) {
     std::cout << fmt::format(
         "hilperf-report: {}{} holds no earlier run: this run becomes the baseline\n", who, where);
@@ -110,7 +108,7 @@ int check_board(const regression_options& o, const fs::path& profile_file,
   std::vector<hil::report::history_run> baseline;
   try {
     s = history::open_store(*where);
-    upload_kept(spool, what, *s);
+    upload_kept_runs(spool, what, *s);
     baseline = s->last_runs(board, static_cast<std::size_t>(p.history.baseline_runs));
   } catch (const history::store_unavailable& e) {
     return store_down(o, run, spool, what, who, e.what());

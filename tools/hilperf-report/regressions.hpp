@@ -14,7 +14,7 @@
 inline constexpr int regression_ok = 0;
 inline constexpr int regression_found = 1;
 inline constexpr int regression_bad_input = 2;
-inline constexpr int regression_store_down = 3;  // the store could not be read or written
+inline constexpr int regression_store_down = 3;   // the store could not be read or written
 inline constexpr int regression_no_history = 77;  // ctest SKIP_RETURN_CODE: no history configured
 
 struct regression_options {

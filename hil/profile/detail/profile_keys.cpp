@@ -334,8 +334,7 @@ constexpr std::array y1564_keys{
 constexpr std::array history_keys{
     key<&history_config::dir>("dir", r::text("a directory, relative to the profile's"), "",
                               "where hilperf-report --regressions keeps runs; empty: no history"),
-    key<&history_config::url>("url", r::text("sqlite:FILE or postgresql://user@host/database"),
-                              "",
+    key<&history_config::url>("url", r::text("sqlite:FILE or postgresql://user@host/database"), "",
                               "the history store instead of dir (docs/history.md); relative FILEs "
                               "are from the profile's directory; never a password"),
     key<&history_config::spool>("spool", r::text("a directory, relative to the profile's"), "",

@@ -33,8 +33,8 @@ record::case_record throughput_case(const std::string& name, double mbps, int at
 
 // A run of one goodput figure, started at started.
 run_entry goodput_run(double mbps, const std::string& started, const std::string& board = {}) {
-  run_entry run = new_run({throughput_case("Direction/TcpThroughput.MeetsLimit/DutTransmits", mbps)},
-                          board);
+  run_entry run =
+      new_run({throughput_case("Direction/TcpThroughput.MeetsLimit/DutTransmits", mbps)}, board);
   run.started = started;
   run.key = "key-" + started;
   return run;
@@ -53,7 +53,8 @@ TEST(HistoryLocation, ReadsEachEngine) {
 }
 
 TEST(HistoryLocation, RefusesPasswordsAndUnknownSchemes) {
-  EXPECT_THROW((void)parse_location("postgresql://ci:secret@db/hilperf", ""), std::invalid_argument);
+  EXPECT_THROW((void)parse_location("postgresql://ci:secret@db/hilperf", ""),
+               std::invalid_argument);
   EXPECT_THROW((void)parse_location("postgresql://ci@db/hilperf?password=x", ""),
                std::invalid_argument);
   EXPECT_THROW((void)parse_location("mysql://ci@db/hilperf", ""), std::invalid_argument);
@@ -132,7 +133,8 @@ TEST(HistorySqlite, ImportsADirectoryOnce) {
   ASSERT_EQ(runs.size(), 2U);
   EXPECT_EQ(runs[0].id, "dir:20261127T020000Z");
   // The same figures as the directory gives the comparison.
-  const auto dir_runs = open_store(parse_location(tmp.path().string() + "/dir", ""))->last_runs("ba", 5);
+  const auto dir_runs =
+      open_store(parse_location(tmp.path().string() + "/dir", ""))->last_runs("ba", 5);
   ASSERT_EQ(dir_runs.size(), 2U);
   EXPECT_EQ(dir_runs[1].metrics[0].value, runs[1].metrics[0].value);
   EXPECT_EQ(dir_runs[1].metrics[0].name, runs[1].metrics[0].name);
