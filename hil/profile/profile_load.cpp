@@ -8,8 +8,8 @@
 //        │              each key's rule reports wrong type / out of range / bad name for its own
 //        │              value, read_level and read_keys report unknown keys and tables
 //        ▼
-//   check_required, check_addresses, check_history, apply_durations_env ── checks that span several
-//   keys
+//   check_required, check_addresses, check_history,
+//   apply_durations_env ── checks that span several keys
 //        ▼                                                  (detail/profile_checks.cpp)
 //   problems sorted by line (missing keys last) ──> profile_error, or the profile
 //
