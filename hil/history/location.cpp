@@ -39,9 +39,9 @@ location parse_location(std::string_view text, const fs::path& base) {
   if (starts_with(text, "postgresql://") || starts_with(text, "postgres://")) {
     if (holds_password(text)) {
       throw std::invalid_argument(fmt::format(
-          "history location {}: holds a password; give it in PGPASSWORD or a pgpass file "
+          "history location {}…: holds a password; give it in PGPASSWORD or a pgpass file "
           "(~/.pgpass, PGPASSFILE), never in the profile",
-          text.substr(0, text.find("://") + 3) + "…"));
+          text.substr(0, text.find("://") + 3)));
     }
     return {engine::postgresql, std::string(text)};
   }

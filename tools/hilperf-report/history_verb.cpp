@@ -130,6 +130,7 @@ int history_main(int argc, char** argv) {
   auto* import_verb = app.add_subcommand("import", "import a directory store, idempotent");
   import_verb->add_option("dir", o.import_dir, "the directory (<id>.jsonl, <board>/<id>.jsonl)")
       ->required();
+  import_verb->fallthrough();  // --store, --profile and --board after the directory
   CLI11_PARSE(app, argc, argv);
   try {
     if (const auto started = history::started_of_id(o.since); !started.empty()) o.since = started;
