@@ -81,8 +81,9 @@ set_tests_properties(hil.peer.up PROPERTIES FIXTURES_SETUP hil_peer FIXTURES_REQ
 set_tests_properties(hil.peer.down PROPERTIES FIXTURES_CLEANUP hil_peer RESOURCE_LOCK hil_bench
                                               TIMEOUT 60 LABELS hil)
 # Nightly history: this run against the median of the board's earlier runs ([history] in the
-# profile), then kept. A cleanup of both fixtures, so it runs after every case; skipped (77, with
-# the reason) when the profile sets no history.dir.
+# profile; docs/history.md), then kept. A cleanup of both fixtures, so it runs after every case;
+# skipped (77, with the reason) when the profile sets neither history.url nor history.dir; failed
+# (3, naming the store and its error) when the store cannot be reached, the run kept for the next.
 add_test(NAME hil.history.regression
          COMMAND sh -c "exec \"$0\" \"$@\" \"\${HILPERF_RESULTS:-hil-results.jsonl}\" --regressions"
                  ${HIL_RUNNER_EMULATOR} $<TARGET_FILE:hilperf-report>)

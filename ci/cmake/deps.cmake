@@ -38,6 +38,11 @@ else()
   target_link_libraries(hil_fmt INTERFACE fmt::fmt)
   target_link_libraries(hil_toml INTERFACE tomlplusplus::tomlplusplus)
 endif()
+# The history store (hil/history): SQLite always, libpqxx (and libpq under it) with HIL_POSTGRESQL.
+find_package(SQLite3 3.35 REQUIRED)  # 3.35: INSERT … RETURNING
+if(HIL_POSTGRESQL)
+  pkg_check_modules(PQXX REQUIRED IMPORTED_TARGET libpqxx>=6.4)
+endif()
 find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
 add_library(hil_asio INTERFACE)
 add_library(hil::asio ALIAS hil_asio)

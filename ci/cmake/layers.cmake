@@ -10,7 +10,7 @@
 # #error, searched before the system directories.
 #
 #   hil_layer(<name> SOURCES … [DIRS <dir> …] [PUBLIC …] [PRIVATE …]
-#             [FORBID asio|nlohmann|toml …] [HEADERS_FORBID …])
+#             [FORBID asio|nlohmann|toml|sqlite|pqxx …] [HEADERS_FORBID …])
 #     hil::<name>, a static library of the sources in hil/<dir> (DIRS, default <name>).
 #     HEADERS_FORBID adds what the layer's public headers may not
 #     use although its sources may (a PRIVATE dependency): the header check enforces it.
@@ -32,7 +32,10 @@ function(_hil_forbidden_mirror lib dir subdir umbrella)
     return()
   endif()
   set(text "#error \"${lib} is not among this target's dependencies (docs/architecture.md, Layers)\"\n")
-  file(GLOB_RECURSE headers RELATIVE ${dir} ${dir}/${subdir}/*)
+  set(headers)
+  if(subdir)
+    file(GLOB_RECURSE headers RELATIVE ${dir} ${dir}/${subdir}/*)
+  endif()
   if(umbrella)
     list(APPEND headers ${umbrella})
   endif()
@@ -47,6 +50,13 @@ find_path(HIL_NLOHMANN_DIR nlohmann/json.hpp REQUIRED)
 _hil_forbidden_mirror(nlohmann ${HIL_NLOHMANN_DIR} nlohmann "")
 find_path(HIL_TOML_DIR toml++/toml.h REQUIRED)
 _hil_forbidden_mirror(toml ${HIL_TOML_DIR} toml++ "")
+# The history store's databases: only hil/history may include them.
+find_path(HIL_SQLITE_DIR sqlite3.h REQUIRED)
+_hil_forbidden_mirror(sqlite ${HIL_SQLITE_DIR} "" sqlite3.h)
+find_path(HIL_PQXX_DIR pqxx/pqxx PATHS /usr/include)
+if(HIL_PQXX_DIR)
+  _hil_forbidden_mirror(pqxx ${HIL_PQXX_DIR} pqxx "")
+endif()
 
 function(hil_layer name)
   cmake_parse_arguments(L "" "" "SOURCES;DIRS;PUBLIC;PRIVATE;FORBID;HEADERS_FORBID" ${ARGN})

@@ -227,7 +227,11 @@ struct sim_config {
 
 // Nightly history (hil.history.regression): where runs are kept and what counts as a regression.
 struct history_config {
-  std::string dir;                 // empty = no history; relative paths are from the profile's dir
+  std::string dir;  // empty = no history; relative paths are from the profile's dir
+  // The store instead of dir (docs/history.md): "sqlite:FILE", "postgresql://user@host/db".
+  // Never a password: PostgreSQL's comes from PGPASSWORD or a pgpass file.
+  std::string url;
+  std::string spool;  // where a run whose upload failed waits; empty: the user's state directory
   double tolerance_percent = 5.0;  // worse than the baseline median by more than this fails
   int baseline_runs = 5;           // how many earlier runs make the baseline
 };

@@ -8,7 +8,8 @@
 //        │              each key's rule reports wrong type / out of range / bad name for its own
 //        │              value, read_level and read_keys report unknown keys and tables
 //        ▼
-//   check_required, check_addresses, apply_durations_env ── checks that span several keys
+//   check_required, check_addresses, check_history,
+//   apply_durations_env ── checks that span several keys
 //        ▼                                                  (detail/profile_checks.cpp)
 //   problems sorted by line (missing keys last) ──> profile_error, or the profile
 //
@@ -119,6 +120,7 @@ profile parse_profile(std::string_view toml_text, std::string_view source) {
   read_level(root, "", result, state);
   detail::check_required(result, state);
   detail::check_addresses(result, state);
+  detail::check_history(result, state);
   detail::apply_durations_env(result, state);
   std::vector<problem> problems = state.sorted_problems();
   if (!problems.empty()) throw profile_error(result.source, std::move(problems));

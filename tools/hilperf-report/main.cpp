@@ -3,20 +3,24 @@
 // only, never the human-readable logs (docs/code-style.md rule 9).
 // Exit codes: 0 every recorded case passed, 1 some failed, 2 bad input or an unwritable output.
 // --regressions compares the run with the board's nightly history instead (regressions.hpp);
-// --complete checks that every case of the run left a record (complete.hpp).
+// --complete checks that every case of the run left a record (complete.hpp); the verb
+// `hilperf-report history …` queries and imports the history store (history_verb.hpp).
 #include <cerrno>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 #include <CLI/CLI.hpp>
 
 #include "complete.hpp"
+#include "hil/history/store.hpp"
 #include "hil/report/html_report.hpp"
 #include "hil/report/report_model.hpp"
 #include "hil/report/results_file.hpp"
 #include "hil/report/tables.hpp"
+#include "history_verb.hpp"
 #include "regressions.hpp"
 
 namespace {
@@ -38,6 +42,7 @@ void write_output(const std::string& file, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "history") return history_main(argc - 1, argv + 1);
   CLI::App app("hilperf-report: summary and reports of a hil run's JSON results");
   std::string file;
   std::string markdown, dokuwiki, html;
@@ -58,7 +63,8 @@ int main(int argc, char** argv) {
   app.add_option("--profile", reg.profile,
                  "board profile (default: $HILPERF_PROFILE, the build's)");
   app.add_option("--history", reg.history,
-                 "history directory (overrides history.dir); with --html: trend charts over it");
+                 "history directory or store URL (sqlite:FILE, postgresql://user@host/db; "
+                 "overrides [history]); with --html: trend charts over it");
   app.add_flag("!--no-store", reg.store, "with --regressions: do not keep this run in the history");
   app.add_option("--board", reg.board,
                  "a board farm's board: report (or check) only the cases that ran on it");
@@ -100,8 +106,13 @@ int main(int argc, char** argv) {
     if (!html.empty()) {
       hil::report::html_options page{title, file, {}};
       if (reg.history) {  // trend charts over the last runs kept there, this run last
-        page.trends = hil::report::trends(hil::report::load_history(*reg.history, trend_runs),
-                                          hil::report::run_metrics(records));
+        // A directory given is the board's own (as before); a database holds every board's.
+        const auto where = hil::history::parse_location(*reg.history, {});
+        const std::string board =
+            where.kind == hil::history::engine::directory ? std::string() : reg.board;
+        page.trends =
+            hil::report::trends(hil::history::open_store(where)->last_runs(board, trend_runs),
+                                hil::report::run_metrics(records));
       }
       write_output(html, hil::report::render_html(records, model, page));
     }

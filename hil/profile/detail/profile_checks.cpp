@@ -151,6 +151,36 @@ void check_addresses(const profile& p, pass_state& state) {
   }
 }
 
+void check_history(const profile& p, pass_state& state) {
+  if (!state.valid("history.url") || p.history.url.empty()) return;
+  const std::string_view url = p.history.url;
+  const std::string_view key = "history.url";
+  if (!p.history.dir.empty() && state.valid("history.dir")) {
+    state.report(std::string(key), state.line_of(key),
+                 "set history.url or history.dir, not both (hilperf-report history import "
+                 "copies a directory's runs into the store)");
+  }
+  const bool postgres = url.starts_with("postgresql://") || url.starts_with("postgres://");
+  if (!postgres && !url.starts_with("sqlite:") && !url.starts_with("dir:")) {
+    state.report(std::string(key), state.line_of(key),
+                 fmt::format("must be sqlite:FILE, postgresql://user@host/database or "
+                             "dir:DIRECTORY, got \"{}\"",
+                             url));
+    return;
+  }
+  // user:password@ in the authority, or a password parameter: the profile is no place for it.
+  const auto authority = url.substr(url.find("://") + 3);
+  const auto at = authority.substr(0, authority.find_first_of("/?")).rfind('@');
+  const bool password = (at != std::string_view::npos &&
+                         authority.substr(0, at).find(':') != std::string_view::npos) ||
+                        url.find("password=") != std::string_view::npos;
+  if (postgres && password) {
+    state.report(std::string(key), state.line_of(key),
+                 "holds a password: give it in PGPASSWORD or a pgpass file (~/.pgpass, "
+                 "PGPASSFILE) on the runner, never in the profile");
+  }
+}
+
 void apply_durations_env(profile& p, pass_state& state) {
   const char* value = std::getenv(durations_env);
   if (value == nullptr || *value == '\0') return;

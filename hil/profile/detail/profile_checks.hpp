@@ -15,6 +15,9 @@ void check_required(const profile& p, pass_state& state);
 // Address syntax, and in sim mode the benchmarking ranges and IPv6 on both ends or neither.
 void check_addresses(const profile& p, pass_state& state);
 
+// history.url: a scheme hilperf knows, no password in it, and not beside history.dir.
+void check_history(const profile& p, pass_state& state);
+
 // HILPERF_DURATIONS=quick|nightly, when set and non-empty, overrides run.durations, so a CI job
 // can select the nightly durations without editing the board's profile. Any other value is a
 // problem with the key "HILPERF_DURATIONS (environment)".

@@ -334,6 +334,12 @@ constexpr std::array y1564_keys{
 constexpr std::array history_keys{
     key<&history_config::dir>("dir", r::text("a directory, relative to the profile's"), "",
                               "where hilperf-report --regressions keeps runs; empty: no history"),
+    key<&history_config::url>("url", r::text("sqlite:FILE or postgresql://user@host/database"), "",
+                              "the history store instead of dir (docs/history.md); relative FILEs "
+                              "are from the profile's directory; never a password"),
+    key<&history_config::spool>("spool", r::text("a directory, relative to the profile's"), "",
+                                "where a run whose upload failed waits for the next run; empty: "
+                                "$XDG_STATE_HOME/hilperf/history-spool"),
     key<&history_config::tolerance_percent>(
         "tolerance_percent", r::positive(100.0), "%",
         "worse than the baseline's median by more than this is a regression"),

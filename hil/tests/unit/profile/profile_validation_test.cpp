@@ -192,6 +192,27 @@ ipv4 = "192.168.1.195"
   EXPECT_TRUE(contains(p.message, "required when peer.mode is \"ssh\"")) << p.message;
 }
 
+TEST_F(ProfileValidation, HistoryUrlHoldsNoPassword) {
+  const problem p =
+      only_problem(minimal_with("[history]\nurl = \"postgresql://ci:secret@db.lab/hilperf\"\n"));
+  EXPECT_EQ(p.key, "history.url");
+  EXPECT_EQ(p.line, 7);
+  EXPECT_TRUE(contains(p.message, "holds a password: give it in PGPASSWORD")) << p.message;
+  EXPECT_FALSE(contains(p.message, "secret")) << p.message;
+}
+
+TEST_F(ProfileValidation, HistoryUrlOrDirAndAKnownScheme) {
+  const problem both =
+      only_problem(minimal_with("[history]\ndir = \"history\"\nurl = \"sqlite:history.sqlite\"\n"));
+  EXPECT_EQ(both.key, "history.url");
+  EXPECT_TRUE(contains(both.message, "not both")) << both.message;
+  const problem scheme = only_problem(minimal_with("[history]\nurl = \"mysql://db/h\"\n"));
+  EXPECT_TRUE(contains(scheme.message, "must be sqlite:FILE, postgresql://")) << scheme.message;
+  const profile ok = parse_profile(
+      minimal_with("[history]\nurl = \"postgresql://ci@db.lab:5433/hilperf\"\n"), "t.toml");
+  EXPECT_EQ(ok.history.url, "postgresql://ci@db.lab:5433/hilperf");
+}
+
 TEST_F(ProfileValidation, SshWithTargetLoads) {
   const profile p = parse_profile(R"([dut]
 ipv4 = "192.168.1.10/24"
