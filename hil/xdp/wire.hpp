@@ -63,8 +63,6 @@ struct port_config {
 inline constexpr std::uint64_t min_line_bps = 1'000;
 inline constexpr std::uint64_t max_line_bps = 1'000'000'000'000;  // 1 Tbit/s
 inline constexpr std::uint64_t max_bucket_bytes = 125'000'000;    // 10⁹ bits
-// The largest frame the bucket must be able to pass: 9,000-byte MTU + 14 header + 4 VLAN.
-inline constexpr std::uint64_t max_frame_without_fcs = 9'018;
 
 // Every problem with s, one sentence each (empty when it is valid): a rate outside
 // min_line_bps … max_line_bps, a bucket above max_bucket_bytes or below one 64-byte frame.

@@ -1,0 +1,149 @@
+// Test traffic for the XDP tests: prebuilt Ethernet/IPv4/UDP frames sent from the pair's sending
+// namespace through an AF_PACKET socket on tx0 (the test's own few lines, not a sender of the
+// suite's), in sendmmsg batches, optionally paced by batch against the monotonic clock.
+#pragma once
+
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "hil/sys/error.hpp"
+#include "hil/sys/netns.hpp"
+#include "hil/sys/unique_fd.hpp"
+#include "hil/tests/netns/xdp_pair.hpp"
+
+namespace hil::test {
+
+using frame_bytes = std::vector<unsigned char>;
+
+// The MAC address of ifname in this namespace's sysfs.
+inline std::array<unsigned char, 6> mac_of(const std::string& ifname) {
+  std::ifstream in("/sys/class/net/" + ifname + "/address");
+  std::string text;
+  in >> text;
+  std::array<unsigned char, 6> mac{};
+  unsigned v[6] = {};
+  if (std::sscanf(text.c_str(), "%x:%x:%x:%x:%x:%x", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6) {
+    throw std::runtime_error("no MAC address for " + ifname);
+  }
+  for (int i = 0; i < 6; ++i) mac[i] = static_cast<unsigned char>(v[i]);
+  return mac;
+}
+
+// A frame of size bytes counted with its FCS (so size − 4 on the socket), 198.18.1.1:40000 →
+// 198.18.1.2:dst_port, to dst_mac.
+inline frame_bytes udp_frame(const std::array<unsigned char, 6>& dst_mac, std::uint16_t dst_port,
+                             std::size_t size) {
+  frame_bytes f(size - 4, 0);
+  const auto put16 = [&](std::size_t at, std::uint16_t v) {
+    f[at] = static_cast<unsigned char>(v >> 8);
+    f[at + 1] = static_cast<unsigned char>(v & 0xff);
+  };
+  std::copy(dst_mac.begin(), dst_mac.end(), f.begin());
+  const std::array<unsigned char, 6> src{0x02, 0, 0, 0, 0, 0x01};
+  std::copy(src.begin(), src.end(), f.begin() + 6);
+  put16(12, 0x0800);
+  const std::size_t ip = 14;
+  const auto ip_len = static_cast<std::uint16_t>(f.size() - ip);
+  f[ip] = 0x45;
+  put16(ip + 2, ip_len);
+  put16(ip + 6, 0x4000);  // DF
+  f[ip + 8] = 64;
+  f[ip + 9] = 17;  // UDP
+  const std::array<unsigned char, 8> addrs{198, 18, 1, 1, 198, 18, 1, 2};
+  std::copy(addrs.begin(), addrs.end(), f.begin() + ip + 12);
+  std::uint32_t sum = 0;
+  for (std::size_t i = ip; i < ip + 20; i += 2) sum += (f[i] << 8) | f[i + 1];
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  put16(ip + 10, static_cast<std::uint16_t>(~sum));
+  const std::size_t udp = ip + 20;
+  put16(udp, 40000);
+  put16(udp + 2, dst_port);
+  put16(udp + 4, static_cast<std::uint16_t>(ip_len - 20));  // checksum 0: none (IPv4)
+  return f;
+}
+
+struct send_totals {
+  std::uint64_t accepted = 0;  // frames the socket took: tx0 handed them to rx0
+  std::uint64_t refused = 0;   // ENOBUFS: the veth's ring toward rx0 was full, frame dropped there
+};
+
+// An AF_PACKET socket on the pair's tx0, opened in its namespace.
+class raw_sender {
+ public:
+  raw_sender() {
+    sys::with_socket_namespace(xdp_pair().tx_netns, [this] {
+      fd_ = sys::unique_fd(::socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0));
+      if (!fd_) sys::throw_last_errno("AF_PACKET socket");
+      sockaddr_ll at{};
+      at.sll_family = AF_PACKET;
+      at.sll_ifindex = static_cast<int>(::if_nametoindex(xdp_pair().tx_if.c_str()));
+      if (::bind(fd_.get(), reinterpret_cast<const sockaddr*>(&at), sizeof(at)) != 0) {
+        sys::throw_last_errno("binding AF_PACKET to tx0");
+      }
+    });
+  }
+
+  // Sends count frames, frames[i % frames.size()] the i-th, in batches of at most batch. With fps
+  // > 0, batch k leaves no earlier than k · batch / fps after the start. A refused frame counts as
+  // refused and is not sent again unless resend.
+  send_totals send(const std::vector<frame_bytes>& frames, std::uint64_t count, double fps = 0,
+                   std::size_t batch = 32, bool resend = false) {
+    send_totals t;
+    std::vector<iovec> iov(batch);
+    std::vector<mmsghdr> msgs(batch);
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t next = 0;  // the next frame's index
+    std::uint64_t batches = 0;
+    while (next < count) {
+      if (fps > 0) {
+        const auto due = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(batches * batch / fps));
+        while (std::chrono::steady_clock::now() < due) {
+        }
+      }
+      ++batches;
+      const std::size_t n = std::min<std::uint64_t>(batch, count - next);
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto& f = frames[(next + i) % frames.size()];
+        iov[i] = {const_cast<unsigned char*>(f.data()), f.size()};
+        msgs[i] = {};
+        msgs[i].msg_hdr.msg_iov = &iov[i];
+        msgs[i].msg_hdr.msg_iovlen = 1;
+      }
+      const int sent = ::sendmmsg(fd_.get(), msgs.data(), static_cast<unsigned>(n), 0);
+      if (sent > 0) {
+        t.accepted += static_cast<std::uint64_t>(sent);
+        next += static_cast<std::uint64_t>(sent);
+      } else if (errno == ENOBUFS) {
+        if (resend) {
+          std::this_thread::sleep_for(std::chrono::microseconds(100));
+        } else {
+          ++t.refused;
+          ++next;
+        }
+      } else if (errno != EINTR) {
+        sys::throw_last_errno("sendmmsg on tx0");
+      }
+    }
+    return t;
+  }
+
+ private:
+  sys::unique_fd fd_;
+};
+
+}  // namespace hil::test
