@@ -39,7 +39,8 @@ frame_counter::frame_counter(const std::string& ifname,
     const std::uint16_t port = ports_[slot];
     program_.update("flow_slots", &port, &slot);
   }
-  const hil_counter_config cfg{action == on_match::drop ? XDP_DROP : XDP_PASS, 0};
+  const hil_counter_config cfg{
+      static_cast<__u32>(action == on_match::drop ? XDP_DROP : XDP_PASS), 0};
   const std::uint32_t key = 0;
   program_.update("counter_cfg", &key, &cfg);
 }

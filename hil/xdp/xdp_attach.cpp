@@ -27,6 +27,8 @@
 #endif
 
 namespace hil::xdp {
+
+#if HIL_XDP_ENABLED
 namespace {
 
 // The effective capabilities CAP_NET_ADMIN and CAP_BPF-or-CAP_SYS_ADMIN; the missing ones named.
@@ -47,6 +49,7 @@ std::string missing_capabilities() {
 }
 
 }  // namespace
+#endif
 
 std::string_view to_string(attach_mode m) {
   return m == attach_mode::native ? "native" : "generic (skb)";

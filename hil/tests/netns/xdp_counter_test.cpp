@@ -53,10 +53,7 @@ std::uint64_t send_counted(hil::test::raw_sender& tx, frame_counter& counter,
 
 class XdpCounter : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto s = hil::xdp::xdp_support();
-    ASSERT_TRUE(s.available) << s.reason;
-  }
+  void SetUp() override { HIL_REQUIRE_XDP(); }
   const std::string rx_ = xdp_pair().rx_if;
   const std::array<unsigned char, 6> rx_mac_ = hil::test::mac_of(xdp_pair().rx_if);
 };

@@ -24,6 +24,17 @@
 #include "hil/sys/netns.hpp"
 #include "hil/sys/unique_fd.hpp"
 #include "hil/tests/netns/xdp_pair.hpp"
+#include "hil/xdp/xdp_attach.hpp"
+
+// In a test's SetUp: skips when this build has no XDP programs (clang, libbpf or libxdp missing
+// at build time: xdp_support() names which), fails when the programs are there but cannot be used.
+#define HIL_REQUIRE_XDP()                                                        \
+  do {                                                                           \
+    const auto xdp = hil::xdp::xdp_support();                                    \
+    if (!xdp.available && xdp.reason.find("built without") != std::string::npos) \
+      GTEST_SKIP() << xdp.reason;                                                \
+    ASSERT_TRUE(xdp.available) << xdp.reason;                                    \
+  } while (false)
 
 namespace hil::test {
 

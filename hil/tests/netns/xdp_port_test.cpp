@@ -30,10 +30,7 @@ std::string case_name(const ::testing::TestParamInfo<port_case>& info) {
 
 class XdpPortBelowRate : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto s = hil::xdp::xdp_support();
-    ASSERT_TRUE(s.available) << s.reason;
-  }
+  void SetUp() override { HIL_REQUIRE_XDP(); }
   const std::array<unsigned char, 6> rx_mac_ = hil::test::mac_of(xdp_pair().rx_if);
 };
 

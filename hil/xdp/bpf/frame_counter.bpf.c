@@ -3,14 +3,16 @@
  * dropped or passed as user space asked; every other frame is counted in the "other" slot and
  * passed, so the link's own traffic (ARP, neighbour discovery, control connections) goes on.
  * Built by clang -target bpf (ci/cmake/bpf.cmake); loaded and attached by hil/xdp/frame_counter. */
-#include <bpf/bpf_endian.h>
-#include <bpf/bpf_helpers.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
+
+/* after the kernel types libbpf's headers use */
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
 
 #include "hil/xdp/bpf/xdp_abi.h"
 #include "hil/xdp/bpf/udp_port.h"

@@ -8,8 +8,10 @@
  * The bucket (tokens in bit-nanoseconds per second: see xdp_abi.h) is one for the whole port,
  * under a spin lock, since frames of one port may arrive on several CPUs; its counters are per
  * CPU. Built by clang -target bpf (ci/cmake/bpf.cmake); attached by hil/xdp/port_shaper. */
-#include <bpf/bpf_helpers.h>
 #include <linux/bpf.h>
+
+/* after the kernel types libbpf's headers use */
+#include <bpf/bpf_helpers.h>
 
 #include "hil/xdp/bpf/xdp_abi.h"
 

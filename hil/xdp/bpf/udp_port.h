@@ -3,14 +3,16 @@
 #ifndef HIL_XDP_BPF_UDP_PORT_H
 #define HIL_XDP_BPF_UDP_PORT_H
 
-#include <bpf/bpf_endian.h>
-#include <bpf/bpf_helpers.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
+
+/* after the kernel types libbpf's headers use */
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
 
 struct hil_vlan_hdr {
   __be16 tci;
