@@ -158,9 +158,9 @@ TEST_F(XdpCounter, IsDetachedWhenItGoesOutOfScope) {
   const auto shown = [&] { return hil::sys::run_checked({"ip", "link", "show", rx_}); };
   {
     frame_counter counter(rx_, {5001}, on_match::drop);
-    EXPECT_THAT(shown(), HasSubstr("xdp"));
+    EXPECT_THAT(shown(), HasSubstr("prog/xdp"));  // prog/xdp, prog/xdpgeneric: attached
   }
-  EXPECT_THAT(shown(), ::testing::Not(HasSubstr("xdp")));
+  EXPECT_THAT(shown(), ::testing::Not(HasSubstr("prog/xdp")));
 }
 
 TEST_F(XdpCounter, RefusesFlowsItCannotCount) {
