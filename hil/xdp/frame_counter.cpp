@@ -15,8 +15,8 @@ static_assert(sizeof(hil_flow_count) % 8 == 0, "per-CPU values are read in 8-byt
 
 std::vector<std::uint16_t> checked(const std::vector<std::uint16_t>& ports) {
   if (ports.size() > HIL_XDP_MAX_FLOWS) {
-    throw std::invalid_argument(fmt::format("XDP frame counter: {} flows, at most {}",
-                                            ports.size(), HIL_XDP_MAX_FLOWS));
+    throw std::invalid_argument(
+        fmt::format("XDP frame counter: {} flows, at most {}", ports.size(), HIL_XDP_MAX_FLOWS));
   }
   if (std::find(ports.begin(), ports.end(), 0) != ports.end()) {
     throw std::invalid_argument("XDP frame counter: UDP port 0 names no flow");
@@ -29,9 +29,8 @@ std::vector<std::uint16_t> checked(const std::vector<std::uint16_t>& ports) {
 
 }  // namespace
 
-frame_counter::frame_counter(const std::string& ifname,
-                             const std::vector<std::uint16_t>& udp_ports, on_match action,
-                             attach_preference pref)
+frame_counter::frame_counter(const std::string& ifname, const std::vector<std::uint16_t>& udp_ports,
+                             on_match action, attach_preference pref)
     : ports_(checked(udp_ports)), program_(program_kind::frame_counter, ifname, pref) {
   // The counts start at 0 (a fresh map) and the flows are declared before the action: until then
   // every frame is "other" and passes.
@@ -39,8 +38,8 @@ frame_counter::frame_counter(const std::string& ifname,
     const std::uint16_t port = ports_[slot];
     program_.update("flow_slots", &port, &slot);
   }
-  const hil_counter_config cfg{
-      static_cast<__u32>(action == on_match::drop ? XDP_DROP : XDP_PASS), 0};
+  const hil_counter_config cfg{static_cast<__u32>(action == on_match::drop ? XDP_DROP : XDP_PASS),
+                               0};
   const std::uint32_t key = 0;
   program_.update("counter_cfg", &key, &cfg);
 }

@@ -44,8 +44,7 @@ class frame_counter {
   // count at zero. Throws std::invalid_argument for bad ports, std::system_error when XDP cannot
   // attach (the reason, xdp_attachment).
   frame_counter(const std::string& ifname, const std::vector<std::uint16_t>& udp_ports,
-                on_match action,
-                attach_preference pref = attach_preference::native_then_generic);
+                on_match action, attach_preference pref = attach_preference::native_then_generic);
 
   // The counts so far, summed over the CPUs, then the interface's counters.
   [[nodiscard]] frame_count read();

@@ -13,8 +13,7 @@ constexpr std::uint32_t key0 = 0;
 
 }  // namespace
 
-port_shaper::port_shaper(const std::string& ifname, const port_setting& s,
-                         attach_preference pref)
+port_shaper::port_shaper(const std::string& ifname, const port_setting& s, attach_preference pref)
     : program_(program_kind::port_shaper, ifname, pref) {
   configure(s);
 }

@@ -56,8 +56,7 @@ std::uint64_t default_bucket_bytes(std::uint64_t line_bps) {
   return std::clamp<std::uint64_t>(four_ms, 64 * wire_bytes_of_frame(1518), max_bucket_bytes);
 }
 
-bool bucket_balances(const port_config& c, const bucket_state& b,
-                     std::uint64_t passed_wire_bytes) {
+bool bucket_balances(const port_config& c, const bucket_state& b, std::uint64_t passed_wire_bytes) {
   const u128 had = u128{c.bucket_bits} * ns_per_s + u128{c.rate_bps} * b.window_ns();
   const u128 went = u128{b.tokens} + u128{passed_wire_bytes} * 8 * ns_per_s +
                     u128{c.rate_bps} * b.full_ns + b.overflow_units;

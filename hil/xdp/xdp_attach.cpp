@@ -192,7 +192,7 @@ struct xdp_attachment::impl {
     if (libxdp_get_error(mp) == 0 && mp != nullptr) {
       dispatched = !xdp_multiprog__is_legacy(mp);
       mode = xdp_multiprog__attach_mode(mp) == XDP_MODE_SKB ? attach_mode::generic
-                                                             : attach_mode::native;
+                                                            : attach_mode::native;
       xdp_multiprog__close(mp);
     }
   }
@@ -207,8 +207,7 @@ struct xdp_attachment::impl {
   }
 };
 
-xdp_attachment::xdp_attachment(program_kind kind, const std::string& ifname,
-                               attach_preference pref)
+xdp_attachment::xdp_attachment(program_kind kind, const std::string& ifname, attach_preference pref)
     : impl_(std::make_unique<impl>()) {
   if (const auto s = xdp_support(); !s.available) {
     throw std::system_error(ENOTSUP, std::generic_category(),
@@ -245,10 +244,10 @@ xdp_attachment::xdp_attachment(program_kind kind, const std::string& ifname,
     if (err != 0) {
       const std::string native =
           impl_->native_refused.empty() ? "" : "; native: " + impl_->native_refused;
-      throw std::system_error(-err, std::generic_category(),
-                              with_log(fmt::format("{}: attaching to {} failed: generic: {}{}",
-                                                   kind_name(kind), ifname, std::strerror(-err),
-                                                   native)));
+      throw std::system_error(
+          -err, std::generic_category(),
+          with_log(fmt::format("{}: attaching to {} failed: generic: {}{}", kind_name(kind), ifname,
+                               std::strerror(-err), native)));
     }
     impl_->mode = attach_mode::generic;
   }
@@ -263,33 +262,33 @@ void xdp_attachment::detach() {
   const int err = xdp_program__detach(impl_->program, impl_->ifindex, m, 0);
   impl_->attached = false;
   if (err != 0) {
-    throw std::system_error(-err, std::generic_category(),
-                            with_log(fmt::format("{}: detaching from {}",
-                                                 kind_name(impl_->kind), impl_->ifname)));
+    throw std::system_error(
+        -err, std::generic_category(),
+        with_log(fmt::format("{}: detaching from {}", kind_name(impl_->kind), impl_->ifname)));
   }
 }
 
 void xdp_attachment::update(std::string_view map, const void* key, const void* value,
                             std::uint64_t flags) {
   if (::bpf_map_update_elem(impl_->map_fd(map), key, value, flags) != 0) {
-    sys::throw_last_errno(fmt::format("{} on {}: updating map '{}'", kind_name(impl_->kind),
-                                      impl_->ifname, map));
+    sys::throw_last_errno(
+        fmt::format("{} on {}: updating map '{}'", kind_name(impl_->kind), impl_->ifname, map));
   }
 }
 
 void xdp_attachment::lookup(std::string_view map, const void* key, void* value,
                             std::uint64_t flags) const {
   if (::bpf_map_lookup_elem_flags(impl_->map_fd(map), key, value, flags) != 0) {
-    sys::throw_last_errno(fmt::format("{} on {}: reading map '{}'", kind_name(impl_->kind),
-                                      impl_->ifname, map));
+    sys::throw_last_errno(
+        fmt::format("{} on {}: reading map '{}'", kind_name(impl_->kind), impl_->ifname, map));
   }
 }
 
 bool xdp_attachment::erase(std::string_view map, const void* key) {
   if (::bpf_map_delete_elem(impl_->map_fd(map), key) == 0) return true;
   if (errno == ENOENT) return false;
-  sys::throw_last_errno(fmt::format("{} on {}: deleting from map '{}'", kind_name(impl_->kind),
-                                    impl_->ifname, map));
+  sys::throw_last_errno(
+      fmt::format("{} on {}: deleting from map '{}'", kind_name(impl_->kind), impl_->ifname, map));
 }
 
 #else  // built without the programs: nothing to attach
@@ -304,17 +303,17 @@ struct xdp_attachment::impl {
 
 xdp_attachment::xdp_attachment(program_kind kind, const std::string& ifname,
                                attach_preference /*pref*/) {
-  throw std::system_error(ENOTSUP, std::generic_category(),
-                          fmt::format("{} on {}: {}",
-                                      kind == program_kind::frame_counter ? "XDP frame counter"
-                                                                          : "XDP port emulation",
-                                      ifname, xdp_support().reason));
+  throw std::system_error(
+      ENOTSUP, std::generic_category(),
+      fmt::format("{} on {}: {}",
+                  kind == program_kind::frame_counter ? "XDP frame counter" : "XDP port emulation",
+                  ifname, xdp_support().reason));
 }
 
 void xdp_attachment::detach() {}
 
-void xdp_attachment::update(std::string_view /*map*/, const void* /*key*/,
-                            const void* /*value*/, std::uint64_t /*flags*/) {
+void xdp_attachment::update(std::string_view /*map*/, const void* /*key*/, const void* /*value*/,
+                            std::uint64_t /*flags*/) {
   throw std::system_error(ENOTSUP, std::generic_category(), xdp_support().reason);
 }
 
@@ -352,9 +351,7 @@ xdp_attachment& xdp_attachment::operator=(xdp_attachment&& other) noexcept {
 
 const std::string& xdp_attachment::ifname() const noexcept { return impl_->ifname; }
 attach_mode xdp_attachment::mode() const noexcept { return impl_->mode; }
-const std::string& xdp_attachment::native_refused() const noexcept {
-  return impl_->native_refused;
-}
+const std::string& xdp_attachment::native_refused() const noexcept { return impl_->native_refused; }
 bool xdp_attachment::dispatched() const noexcept { return impl_->dispatched; }
 std::size_t xdp_attachment::possible_cpus() const noexcept { return impl_->cpus; }
 

@@ -62,8 +62,8 @@ TEST_F(XdpCounter, CountsEveryFrameOfEachFlowExactlyAndDropsThem) {
   frame_counter counter(rx_, {5001, 5002, 5003}, on_match::drop);
   EXPECT_EQ(counter.attachment().mode(), hil::xdp::attach_mode::native)
       << counter.attachment().native_refused();
-  ::testing::Test::RecordProperty("xdp_mode", std::string(hil::xdp::to_string(
-                                                  counter.attachment().mode())));
+  ::testing::Test::RecordProperty("xdp_mode",
+                                  std::string(hil::xdp::to_string(counter.attachment().mode())));
   // Six frames a round: 5001 three times (64 bytes), 5002 twice (1518), 5003 once (512), plus
   // one frame a round to port 6000, which no flow declares (passed, counted as other).
   using hil::test::udp_frame;

@@ -47,7 +47,8 @@ inline std::array<unsigned char, 6> mac_of(const std::string& ifname) {
   in >> text;
   std::array<unsigned char, 6> mac{};
   unsigned v[6] = {};
-  if (std::sscanf(text.c_str(), "%x:%x:%x:%x:%x:%x", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6) {
+  if (std::sscanf(text.c_str(), "%x:%x:%x:%x:%x:%x", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) !=
+      6) {
     throw std::runtime_error("no MAC address for " + ifname);
   }
   for (int i = 0; i < 6; ++i) mac[i] = static_cast<unsigned char>(v[i]);

@@ -37,7 +37,8 @@ class xdp_pair_session {
     for (const auto& ns : {n.tx_netns, n.rx_netns}) {
       sys::run_checked({"ip", "netns", "add", ns});
       sys::run_checked({"ip", "netns", "exec", ns, "sysctl", "-qw",
-                        "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1"});
+                        "net.ipv6.conf.all.disable_ipv6=1",
+                        "net.ipv6.conf.default.disable_ipv6=1"});
       sys::run_checked({"ip", "-n", ns, "link", "set", "lo", "up"});
     }
     sys::run_checked({"ip", "-n", n.tx_netns, "link", "add", n.tx_if, "type", "veth", "peer",

@@ -48,8 +48,7 @@ TEST_P(XdpPort, PassesWhatTheLineRateAllowsAndDropsTheRest) {
   const std::uint64_t wire = hil::xdp::wire_bytes_of_frame(frame);
   const std::uint64_t media_max = hil::xdp::media_max_fps(line_bps, frame);
   port_shaper port(xdp_pair().rx_if, {line_bps, 64 * wire});
-  std::cout << "port emulation in " << hil::xdp::to_string(port.attachment().mode())
-            << " XDP\n";
+  std::cout << "port emulation in " << hil::xdp::to_string(port.attachment().mode()) << " XDP\n";
   hil::test::raw_sender tx;
   const auto sent =
       tx.send({hil::test::udp_frame(rx_mac_, 5001, frame)}, 2 * media_max, 2.0 * media_max);

@@ -86,8 +86,8 @@ TEST(XdpWire, EveryProblemOfASettingIsListed) {
 
 TEST(XdpWire, TheLargestSettingKeepsTheBucketInside64Bits) {
   // The program computes capacity + rate · (time to fill) in 64 bits: at most 2·10¹⁸ here.
-  const port_config c = hil::xdp::config_of(
-      port_setting{hil::xdp::max_line_bps, hil::xdp::max_bucket_bytes});
+  const port_config c =
+      hil::xdp::config_of(port_setting{hil::xdp::max_line_bps, hil::xdp::max_bucket_bytes});
   const u128 worst = u128{c.bucket_bits} * hil::xdp::ns_per_s * 2 + c.rate_bps;
   EXPECT_LT(worst, u128{UINT64_MAX});
 }
