@@ -43,7 +43,9 @@ std::uint64_t send_counted(hil::test::raw_sender& tx, frame_counter& counter,
     const std::uint64_t n = std::min<std::uint64_t>(128, count - sent);
     std::vector<hil::test::frame_bytes> burst;
     for (std::uint64_t i = 0; i < n; ++i) burst.push_back(frames[(sent + i) % frames.size()]);
-    sent += tx.send(burst, n, 0, 32, /*resend=*/true).accepted;
+    hil::test::pacing unpaced;
+    unpaced.resend = true;
+    sent += tx.send(burst, n, unpaced).accepted;
     const bool seen = hil::test::eventually([&] { return total(counter.read()) - before >= sent; },
                                             std::chrono::seconds(5));
     if (!seen) break;

@@ -93,6 +93,14 @@ struct send_totals {
   std::uint64_t refused = 0;   // ENOBUFS: the veth's ring toward rx0 was full, frame dropped there
 };
 
+// How raw_sender::send offers its frames.
+struct pacing {
+  double fps = 0;  // 0: as fast as the socket takes them; else batch k leaves at k·batch/fps
+  std::size_t batch = 32;  // frames per sendmmsg
+  bool resend = false;     // a frame the veth refused (ENOBUFS) is sent again, not counted refused
+  bool catch_up = true;    // a late sender sends the batches it missed back to back
+};
+
 // An AF_PACKET socket on the pair's tx0, opened in its namespace.
 class raw_sender {
  public:
@@ -109,26 +117,27 @@ class raw_sender {
     });
   }
 
-  // Sends count frames, frames[i % frames.size()] the i-th, in batches of at most batch. With fps
-  // > 0, batch k leaves no earlier than k · batch / fps after the start. A refused frame counts as
-  // refused and is not sent again unless resend.
-  send_totals send(const std::vector<frame_bytes>& frames, std::uint64_t count, double fps = 0,
-                   std::size_t batch = 32, bool resend = false) {
+  // Sends count frames, frames[i % frames.size()] the i-th, in sendmmsg batches as p says.
+  send_totals send(const std::vector<frame_bytes>& frames, std::uint64_t count,
+                   const pacing& p = {}) {
     send_totals t;
-    std::vector<iovec> iov(batch);
-    std::vector<mmsghdr> msgs(batch);
-    const auto start = std::chrono::steady_clock::now();
+    std::vector<iovec> iov(p.batch);
+    std::vector<mmsghdr> msgs(p.batch);
+    using clock = std::chrono::steady_clock;
+    const auto interval = std::chrono::duration_cast<clock::duration>(
+        std::chrono::duration<double>(p.fps > 0 ? static_cast<double>(p.batch) / p.fps : 0));
+    auto due = clock::now();
     std::uint64_t next = 0;  // the next frame's index
-    std::uint64_t batches = 0;
     while (next < count) {
-      if (fps > 0) {
-        const auto due = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                     std::chrono::duration<double>(batches * batch / fps));
-        while (std::chrono::steady_clock::now() < due) {
-        }
+      if (p.fps > 0) {
+        auto now = clock::now();
+        while (now < due) now = clock::now();
+        // Late by more than a batch: start afresh from now rather than send the missed batches
+        // back to back.
+        if (!p.catch_up && now - due > interval) due = now;
+        due += interval;
       }
-      ++batches;
-      const std::size_t n = std::min<std::uint64_t>(batch, count - next);
+      const std::size_t n = std::min<std::uint64_t>(p.batch, count - next);
       for (std::size_t i = 0; i < n; ++i) {
         const auto& f = frames[(next + i) % frames.size()];
         iov[i] = {const_cast<unsigned char*>(f.data()), f.size()};
@@ -141,7 +150,7 @@ class raw_sender {
         t.accepted += static_cast<std::uint64_t>(sent);
         next += static_cast<std::uint64_t>(sent);
       } else if (errno == ENOBUFS) {
-        if (resend) {
+        if (p.resend) {
           std::this_thread::sleep_for(std::chrono::microseconds(100));
         } else {
           ++t.refused;
