@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "hil/tests/eventually.hpp"
 #include "hil/tests/netns/xdp_frames.hpp"
 #include "hil/xdp/frame_counter.hpp"
 #include "hil/xdp/port_shaper.hpp"
@@ -23,6 +24,19 @@ struct port_case {
   std::uint64_t frame;     // bytes with the FCS
   std::uint64_t line_bps;  // the emulated port's rate
 };
+
+// The port's reading once it has seen n frames (the veth's ring may still hold some when the
+// sender returns), or after 5 s.
+hil::xdp::port_reading settled(port_shaper& port, std::uint64_t n) {
+  hil::xdp::port_reading r;
+  (void)hil::test::eventually(
+      [&] {
+        r = port.read();
+        return r.passed.frames + r.dropped.frames >= n;
+      },
+      std::chrono::seconds(5));
+  return r;
+}
 
 std::string case_name(const ::testing::TestParamInfo<port_case>& info) {
   return fmt::format("frame{}at{}mbit", info.param.frame, info.param.line_bps / 1'000'000);
@@ -53,7 +67,7 @@ TEST_P(XdpPort, PassesWhatTheLineRateAllowsAndDropsTheRest) {
   hil::test::pacing twice;
   twice.fps = 2.0 * static_cast<double>(media_max);
   const auto sent = tx.send({hil::test::udp_frame(rx_mac_, 5001, frame)}, 2 * media_max, twice);
-  const auto r = port.read();
+  const auto r = settled(port, sent.accepted);
 
   // Every frame the socket handed to the veth reached the port, and the port passed or dropped it.
   EXPECT_EQ(r.passed.frames + r.dropped.frames, sent.accepted);
@@ -97,7 +111,7 @@ TEST_F(XdpPortBelowRate, DropsNothingBelowItsLineRate) {
   half.fps = 0.5 * static_cast<double>(media_max);
   half.catch_up = false;
   const auto sent = tx.send({hil::test::udp_frame(rx_mac_, 5001, 64)}, media_max / 4, half);
-  const auto r = port.read();
+  const auto r = settled(port, sent.accepted);
   EXPECT_EQ(r.passed.frames, sent.accepted);
   EXPECT_EQ(r.dropped.frames, 0u);
 }
@@ -114,7 +128,7 @@ TEST_F(XdpPortBelowRate, TheCounterBehindThePortCountsWhatItPassed) {
   hil::test::pacing twice;
   twice.fps = 2.0 * static_cast<double>(media_max);
   const auto sent = tx.send({hil::test::udp_frame(rx_mac_, 5001, 64)}, media_max, twice);
-  const auto r = port.read();
+  const auto r = settled(port, sent.accepted);
   const auto c = counter.read();
   EXPECT_GT(r.dropped.frames, 0u);
   EXPECT_EQ(r.passed.frames + r.dropped.frames, sent.accepted);
