@@ -66,11 +66,14 @@ TEST_P(XdpPort, PassesWhatTheLineRateAllowsAndDropsTheRest) {
   hil::test::raw_sender tx;
   hil::test::pacing twice;
   twice.fps = 2.0 * static_cast<double>(media_max);
+  const auto before = port.read();
   const auto sent = tx.send({hil::test::udp_frame(rx_mac_, 5001, frame)}, 2 * media_max, twice);
   const auto r = settled(port, sent.accepted);
 
-  // Every frame the socket handed to the veth reached the port, and the port passed or dropped it.
+  // Every frame the socket handed to the veth reached the port, and the port passed or dropped
+  // it; the interface counted each once.
   EXPECT_EQ(r.passed.frames + r.dropped.frames, sent.accepted);
+  EXPECT_EQ(hil::link::delta(before.interface, r.interface).growth.rx_packets, sent.accepted);
   EXPECT_EQ(r.passed.wire_bytes, r.passed.frames * wire);
   EXPECT_EQ(r.dropped.wire_bytes, r.dropped.frames * wire);
   EXPECT_TRUE(hil::xdp::bucket_balances(port.config(), r.bucket, r.passed.wire_bytes));
