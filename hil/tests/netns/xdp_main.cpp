@@ -1,14 +1,12 @@
 // main of the XDP tests: builds this run's veth pair (xdp_pair.hpp) and runs the tests inside its
 // receiving namespace, with a bpffs of that private mount namespace's own on /sys/fs/bpf (the
-// sysfs enter_netns mounts hides the host's), so libxdp can pin its dispatcher there, and rx0's
-// NAPI threaded: a veth's receive poll otherwise runs in the softirq of the CPU that sent, and the
-// programs' cost with it; in a kthread of its own it runs on the receiving side, as on a NIC.
+// sysfs enter_netns mounts hides the host's), so libxdp can pin its dispatcher there where the
+// kernel lets it load one.
 #include <gtest/gtest.h>
 #include <sys/mount.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 
 #include "hil/sys/netns.hpp"
@@ -24,10 +22,6 @@ int main(int argc, char** argv) {
         std::cerr << "no bpffs on /sys/fs/bpf (" << std::strerror(errno)
                   << "): libxdp attaches each program alone\n";
       }
-      std::ofstream threaded("/sys/class/net/" + hil::test::xdp_pair().rx_if + "/threaded");
-      threaded << "1\n";
-      threaded.close();
-      if (!threaded) std::cerr << "rx0's NAPI stays in softirq (no threaded NAPI)\n";
       return RUN_ALL_TESTS();
     });
   } catch (const std::exception& e) {

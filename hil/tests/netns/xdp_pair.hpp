@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <iostream>
 #include <string>
 
 #include "hil/sys/error.hpp"
@@ -41,13 +42,30 @@ class xdp_pair_session {
                         "net.ipv6.conf.default.disable_ipv6=1"});
       sys::run_checked({"ip", "-n", ns, "link", "set", "lo", "up"});
     }
-    sys::run_checked({"ip", "-n", n.tx_netns, "link", "add", n.tx_if, "type", "veth", "peer",
-                      "name", n.rx_if, "netns", n.rx_netns});
+    sys::run_checked({"ip", "-n", n.tx_netns, "link", "add", n.tx_if, "address", tx_mac, "type",
+                      "veth", "peer", "name", n.rx_if, "address", rx_mac, "netns", n.rx_netns});
     sys::run_checked({"ip", "-n", n.tx_netns, "addr", "add", "198.18.1.1/24", "dev", n.tx_if});
     sys::run_checked({"ip", "-n", n.rx_netns, "addr", "add", "198.18.1.2/24", "dev", n.rx_if});
+    // Permanent neighbours: no ARP of the kernel's own (rx0 answering a passed frame with an ICMP
+    // error would otherwise ask for tx0's address, and count the reply).
+    sys::run_checked({"ip", "-n", n.tx_netns, "neigh", "add", "198.18.1.2", "lladdr", rx_mac, "dev",
+                      n.tx_if, "nud", "permanent"});
+    sys::run_checked({"ip", "-n", n.rx_netns, "neigh", "add", "198.18.1.1", "lladdr", tx_mac, "dev",
+                      n.rx_if, "nud", "permanent"});
     sys::run_checked({"ip", "-n", n.tx_netns, "link", "set", n.tx_if, "up"});
     sys::run_checked({"ip", "-n", n.rx_netns, "link", "set", n.rx_if, "up"});
+    // rx0's receive poll as a thread of its own (a veth has a NAPI once GRO or XDP is on):
+    // otherwise it runs in the softirq of the CPU that sent, and the programs' cost with it.
+    const auto threaded = sys::run(
+        {"ip", "netns", "exec", n.rx_netns, "sh", "-c",
+         "ethtool -K " + n.rx_if + " gro on && echo 1 > /sys/class/net/" + n.rx_if + "/threaded"});
+    if (threaded.exit_code != 0) {
+      std::cerr << "rx0's NAPI stays in the sender's softirq: " << threaded.output << '\n';
+    }
   }
+
+  static constexpr const char* tx_mac = "02:00:00:00:00:01";
+  static constexpr const char* rx_mac = "02:00:00:00:00:02";
   ~xdp_pair_session() {
     try {
       teardown();

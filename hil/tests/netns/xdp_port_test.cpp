@@ -50,18 +50,19 @@ class XdpPortBelowRate : public ::testing::Test {
 
 class XdpPort : public XdpPortBelowRate, public ::testing::WithParamInterface<port_case> {};
 
-// The sender offers twice the port's media maximum for one second, in batches of 32; the bucket
-// holds 64 frames (a batch and one NAPI poll of the receiver). The bucket's identity then bounds
-// the frames passed exactly: between ⌊(rate·window − thrown away)/charge⌋ and
+// The sender offers twice the port's media maximum for one second, in batches of 32. The program
+// sees frames when rx0's poll takes them from the veth's ring, which holds 256: up to 256 arrive
+// together after the poll was held up, so the bucket holds 256 frames. The bucket's identity then
+// bounds the frames passed exactly: between ⌊(rate·window − thrown away)/charge⌋ and
 // ⌊(bucket + rate·window)/charge⌋. The refill thrown away is refill the port had no frame for: at
-// twice the rate only a stall of the sender longer than the bucket (about half a batch interval)
-// throws any away, so it stays under 1 % of the window's refill, and the rate passed is within
-// 1 % + 64 frames of the media maximum.
+// twice the rate only a stall of the sender or of the poll longer than the bucket (256 frames at
+// the rate) throws any away, so it stays under 1 % of the window's refill, and the rate passed is
+// within 1 % + 256 frames of the media maximum.
 TEST_P(XdpPort, PassesWhatTheLineRateAllowsAndDropsTheRest) {
   const auto [frame, line_bps] = GetParam();
   const std::uint64_t wire = hil::xdp::wire_bytes_of_frame(frame);
   const std::uint64_t media_max = hil::xdp::media_max_fps(line_bps, frame);
-  port_shaper port(xdp_pair().rx_if, {line_bps, 64 * wire});
+  port_shaper port(xdp_pair().rx_if, {line_bps, 256 * wire});
   std::cout << "port emulation in " << hil::xdp::to_string(port.attachment().mode()) << " XDP\n";
   hil::test::raw_sender tx;
   hil::test::pacing twice;
@@ -87,7 +88,7 @@ TEST_P(XdpPort, PassesWhatTheLineRateAllowsAndDropsTheRest) {
   EXPECT_LT(thrown, 0.01 * refill_bits) << "the sender left the port idle: not a flood";
   const double passed_fps = static_cast<double>(r.passed.frames) / window_s;
   const double allowed_fps = static_cast<double>(line_bps) / (8.0 * static_cast<double>(wire));
-  EXPECT_NEAR(passed_fps, allowed_fps, 0.01 * allowed_fps + 64 / window_s);
+  EXPECT_NEAR(passed_fps, allowed_fps, 0.01 * allowed_fps + 256 / window_s);
   std::cout << fmt::format(
       "{} B at {} bit/s: sent {} (veth refused {}), passed {} dropped {} over {:.6f} s: "
       "{:.1f} frames/s of {:.1f} allowed ({:+.3f} %), refill thrown away {:.3f} %\n",
@@ -125,8 +126,12 @@ TEST_F(XdpPortBelowRate, TheCounterBehindThePortCountsWhatItPassed) {
   constexpr std::uint64_t line_bps = 20'000'000;
   const std::uint64_t media_max = hil::xdp::media_max_fps(line_bps, 64);
   port_shaper port(xdp_pair().rx_if, {line_bps, 64 * hil::xdp::wire_bytes_of_frame(64)});
+  if (!port.attachment().dispatched()) {
+    GTEST_SKIP() << "libxdp attached the port without its dispatcher (the kernel refused to load "
+                    "it here, or no bpffs): one program per interface";
+  }
   hil::xdp::frame_counter counter(xdp_pair().rx_if, {5001}, hil::xdp::on_match::drop);
-  ASSERT_TRUE(counter.attachment().dispatched()) << "no libxdp dispatcher (bpffs?)";
+  ASSERT_TRUE(counter.attachment().dispatched());
   hil::test::raw_sender tx;
   hil::test::pacing twice;
   twice.fps = 2.0 * static_cast<double>(media_max);
