@@ -72,7 +72,8 @@ passed_bounds bounds_of(const port_config& c, const bucket_state& b, std::uint64
   const u128 refill = u128{c.rate_bps} * b.window_ns();
   const u128 thrown = u128{c.rate_bps} * b.full_ns + b.overflow_units;
   passed_bounds out;
-  out.max_frames = saturated((u128{c.bucket_bits} * ns_per_s + refill) / charge);
+  const u128 most = u128{c.bucket_bits} * ns_per_s + refill;
+  out.max_frames = most > thrown ? saturated((most - thrown) / charge) : 0;
   out.min_frames = refill > thrown ? saturated((refill - thrown) / charge) : 0;
   return out;
 }

@@ -129,9 +129,10 @@ TEST(XdpWire, ThePassedFramesOfAWindowLieBetweenItsRefillAndItsRefillPlusTheBuck
   b.full_ns = 672'000;                            // 1,000 frames' worth thrown away
   bounds = hil::xdp::bounds_of(c, b, 60);
   EXPECT_EQ(bounds.min_frames, 1'487'095u);
-  EXPECT_EQ(bounds.max_frames, 1'488'159u);
-  b.full_ns = 2'000'000'000;  // more thrown than refilled: no lower bound
+  EXPECT_EQ(bounds.max_frames, 1'487'159u);
+  b.full_ns = 2'000'000'000;  // more thrown than refilled and held: nothing passed
   EXPECT_EQ(hil::xdp::bounds_of(c, b, 60).min_frames, 0u);
+  EXPECT_EQ(hil::xdp::bounds_of(c, b, 60).max_frames, 0u);
   const auto large = hil::xdp::bounds_of(c, bucket_state{0, 0, 1'000'000'000, 0, 0}, 1514);
   EXPECT_EQ(large.min_frames, 81'274u);
   EXPECT_EQ(large.max_frames, 81'274u + 84 * 64 * 8 / 12'304);
