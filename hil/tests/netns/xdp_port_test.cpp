@@ -58,7 +58,7 @@ class XdpPort : public XdpPortBelowRate, public ::testing::WithParamInterface<po
 // when the sender or the poll was held up — it passes what the line rate allows, within one
 // bucket: between (rate · busy) / charge and (bucket + rate · busy) / charge. So the frames/s over
 // the busy time lie within −1 and +256 frames of the media maximum; and the sender must have kept
-// the port busy for most of the second for the figure to mean anything.
+// the port busy for a quarter of the second at least for the figure to mean anything.
 TEST_P(XdpPort, PassesWhatTheLineRateAllowsAndDropsTheRest) {
   const auto [frame, line_bps] = GetParam();
   const std::uint64_t wire = hil::xdp::wire_bytes_of_frame(frame);
@@ -86,7 +86,8 @@ TEST_P(XdpPort, PassesWhatTheLineRateAllowsAndDropsTheRest) {
   const double window_s = static_cast<double>(r.bucket.window_ns()) / 1e9;
   const auto thrown = static_cast<double>(hil::xdp::thrown_away_bits(port.config(), r.bucket));
   const double busy_s = window_s - thrown / static_cast<double>(line_bps);
-  ASSERT_GT(busy_s, 0.5 * window_s) << "the sender left the port idle most of the time";
+  // The bound holds for any busy time; a quarter second keeps it within 1,024 frames/s.
+  ASSERT_GT(busy_s, 0.25) << "the sender left the port idle most of the second";
   const double passed_fps = static_cast<double>(r.passed.frames) / busy_s;
   const double allowed_fps = static_cast<double>(line_bps) / (8.0 * static_cast<double>(wire));
   EXPECT_GE(passed_fps, (allowed_fps - 1 / busy_s) * (1 - 1e-9));  // 1e-9: double rounding
