@@ -17,6 +17,12 @@ if(HIL_STATIC)
   set(OPENSSL_USE_STATIC_LIBS TRUE)
 endif()
 find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
+# RFC 2217 consoles (hil/console/detail/rfc2217_gensio.cpp): libgensio's telnet client. Not with
+# HIL_STATIC: Debian ships no static archives of what libgensio links (Kerberos, through libtirpc),
+# so a static build's consoles are serial devices and raw TCP, and rfc2217:// fails saying so.
+if(NOT HIL_STATIC)
+  pkg_check_modules(GENSIO REQUIRED IMPORTED_TARGET libgensio>=2.6)
+endif()
 # hil::fmt and hil::toml: fmt and toml++ as Debian ships them (shared libraries), or header-only
 # with HIL_STATIC: Debian has no libfmt.a or libtomlplusplus.a.
 add_library(hil_fmt INTERFACE)
