@@ -28,7 +28,7 @@ enum class rfc2217_fault {
   no_answer,        // the deadline passed before the server answered
   closed,           // the server closed the connection
   not_rfc2217,      // the server answers telnet's COM-PORT-OPTION with DONT, or not at all
-  setting_refused,  // the server set another value than the one asked
+  setting_refused,  // the server set another value than the one asked, or did not answer
   other,
 };
 

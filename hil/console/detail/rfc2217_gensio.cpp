@@ -106,10 +106,13 @@ rfc2217_fault fault_of(int code) {
 
 // Throws std::system_error for libgensio's code: "<step> the console <name> (<likely cause>)",
 // what() then adding libgensio's text.
+[[noreturn]] void fail(int code, std::string_view step, const std::string& name,
+                       rfc2217_fault fault) {
+  throw std::system_error(code, gensio_category(),
+                          fmt::format("{} the console {} ({})", step, name, likely_cause(fault)));
+}
 [[noreturn]] void fail(int code, std::string_view step, const std::string& name) {
-  throw std::system_error(
-      code, gensio_category(),
-      fmt::format("{} the console {} ({})", step, name, likely_cause(fault_of(code))));
+  fail(code, step, name, fault_of(code));
 }
 
 // RAII: SIGPIPE held back in this thread for the scope's life (the rest of the mask as it was);
@@ -243,7 +246,12 @@ struct rfc2217_link::state {
     if (sio == nullptr) fail(GE_NOTSUP, step, name);
     answered = false;
     if (const int rc = call(sio, value, &state::on_setting, this); rc != 0) fail(rc, step, name);
-    if (!wait_until([this] { return answered; }, deadline)) fail(GE_TIMEDOUT, step, name);
+    // ser2net leaves a setting its device refuses unanswered (libgensio gives up after 5 s):
+    // on a connection that took RFC 2217, no answer is a refusal.
+    if (!wait_until([this] { return answered; }, deadline)) {
+      fail(GE_TIMEDOUT, step, name, rfc2217_fault::setting_refused);
+    }
+    if (setting_error == GE_TIMEDOUT) fail(GE_TIMEDOUT, step, name, rfc2217_fault::setting_refused);
     if (setting_error != 0) fail(setting_error, step, name);
     if (setting_value == value) return;
     throw std::system_error(

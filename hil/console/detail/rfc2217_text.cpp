@@ -37,8 +37,8 @@ std::string_view likely_cause(rfc2217_fault fault) noexcept {
       return "not an RFC 2217 server: a raw tcp accepter wants tcp://host:port; for rfc2217:// "
              "ser2net's accepter is telnet(rfc2217),tcp,<port>";
     case rfc2217_fault::setting_refused:
-      return "the server refused the setting: a rate its serial device (or its driver) cannot "
-             "take";
+      return "the server refused the setting, or left it unanswered as ser2net does: a rate "
+             "its serial device (or its driver) cannot take";
     case rfc2217_fault::other:
       break;
   }
