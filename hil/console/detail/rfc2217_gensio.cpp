@@ -4,7 +4,9 @@
 // Why the C API, and which calls:
 //   - Reads and writes use gensio_set_sync's gensio_read_s / gensio_write_s with a timeout: they
 //     map one to one onto port's read_some(deadline) and write(bytes, deadline), and a read that
-//     times out is taken off libgensio's queue before it returns.
+//     times out is taken off libgensio's queue before it returns. The link turns synchronous
+//     once the line is set: the server's answers arrive as reads, and a synchronous gensio reads
+//     only while a read waits.
 //   - The open and the serial settings use the asynchronous calls (gensio_open, sergensio_baud…)
 //     with a completion record owned here, and wait on a waiter with the deadline's timeout. The
 //     blocking forms do not fit: gensio_open_s has no timeout, and sergensio_*_b_timeout keeps
@@ -153,10 +155,12 @@ gensio_time time_left(rfc2217_link::clock::time_point deadline) {
   return {ns / 1'000'000'000, static_cast<std::int32_t>(ns % 1'000'000'000)};
 }
 
-// Events other than reads and writes (a server's modem and line state): none is needed here.
-int no_events(gensio* /*io*/, void* /*user_data*/, int /*event*/, int /*err*/,
-              unsigned char* /*buf*/, gensiods* /*buflen*/, const char* const* /*auxdata*/) {
-  return GE_NOTSUP;
+// Until the line is set and the link synchronous: what the console says is dropped, as a serial
+// device's input is flushed at its open (it is not this run's); the server's modem and line
+// state reports are not needed.
+int drop_until_set(gensio* /*io*/, void* /*user_data*/, int event, int /*err*/,
+                   unsigned char* /*buf*/, gensiods* /*buflen*/, const char* const* /*auxdata*/) {
+  return event == GENSIO_EVENT_READ ? 0 : GE_NOTSUP;  // *buflen untouched: all of it taken
 }
 
 // A new os funcs of its own (wake signal 0: see the top of the file); throws for code != 0.
@@ -176,7 +180,7 @@ void anchor_libgensio(const std::string& name) {
     gensio_os_funcs* anchor = new_os_funcs(rc);
     if (rc != 0) return rc;
     gensio* io = nullptr;
-    rc = str_to_gensio("telnet(rfc2217),tcp,127.0.0.1,9", anchor, no_events, nullptr, &io);
+    rc = str_to_gensio("telnet(rfc2217),tcp,127.0.0.1,9", anchor, drop_until_set, nullptr, &io);
     if (rc == 0) gensio_free(io);
     return rc;
   }();
@@ -287,20 +291,26 @@ rfc2217_link::rfc2217_link(std::string_view address, const rfc2217_settings& set
   anchor_libgensio(name);
   state_ = std::make_unique<state>(std::move(name));
   state& s = *state_;
-  if (const int rc = str_to_gensio(connect.c_str(), s.os.get(), no_events, nullptr, &s.io);
+  if (const int rc = str_to_gensio(connect.c_str(), s.os.get(), drop_until_set, nullptr, &s.io);
       rc != 0) {
     fail(rc, "connecting to", s.name);
   }
+  // An OS error at connect is a network without a route there, most of the time.
+  const auto connect_fault = [](int code) {
+    return code == GE_OSERR ? rfc2217_fault::unreachable : fault_of(code);
+  };
   if (const int rc = gensio_open(s.io, &state::on_opened, &s); rc != 0) {
-    fail(rc, "connecting to", s.name);
+    fail(rc, "connecting to", s.name, connect_fault(rc));
   }
   s.opening = true;
   if (!s.wait_until([&] { return s.opened; }, deadline)) fail(GE_TIMEDOUT, "connecting to", s.name);
   if (s.open_error != 0) {
     s.opening = false;  // a failed open leaves nothing to close
-    fail(s.open_error, "connecting to", s.name);
+    fail(s.open_error, "connecting to", s.name, connect_fault(s.open_error));
   }
-  if (const int rc = gensio_set_sync(s.io); rc != 0) fail(rc, "connecting to", s.name);
+  // The server's answers arrive as reads: reading stays on (and the console's bytes dropped)
+  // until the line is set, then the link turns synchronous.
+  gensio_set_read_callback_enable(s.io, true);
   s.ask(sergensio_baud, static_cast<unsigned int>(settings.baud), "the baud rate", deadline);
   baud_ = settings.baud;  // what the server answered it set
   s.ask(sergensio_datasize, 8, "8 data bits", deadline);
@@ -311,6 +321,7 @@ rfc2217_link::rfc2217_link(std::string_view address, const rfc2217_settings& set
   } else {
     s.ask(sergensio_flowcontrol, SERGENSIO_FLOWCONTROL_NONE, "no flow control", deadline);
   }
+  if (const int rc = gensio_set_sync(s.io); rc != 0) fail(rc, "connecting to", s.name);
 }
 
 rfc2217_link::~rfc2217_link() = default;
