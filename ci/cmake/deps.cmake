@@ -23,6 +23,21 @@ if(HIL_STATIC)
   set(OPENSSL_USE_STATIC_LIBS TRUE)
 endif()
 find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
+# RFC 2217 consoles (hil/console/detail/rfc2217_gensio.cpp): libgensio's telnet client. Not with
+# HIL_STATIC: Debian ships no static archives of what libgensio links (Kerberos, through libtirpc),
+# so a static build's consoles are serial devices and raw TCP, and rfc2217:// fails saying so.
+# hil::gensio links libgensio and libgensioosh only: libgensio.pc's Libs also name -lnsl -lwrap
+# -ldl -lpthread, which a dynamic link does not need (libgensio.so records its own) and whose -dev
+# packages Debian's libgensio-dev does not depend on (no libwrap.so without libwrap0-dev).
+if(NOT HIL_STATIC)
+  pkg_check_modules(GENSIO REQUIRED libgensio>=2.6)
+  find_library(HIL_GENSIO_LIBRARY gensio HINTS ${GENSIO_LIBRARY_DIRS} REQUIRED)
+  find_library(HIL_GENSIOOSH_LIBRARY gensioosh HINTS ${GENSIO_LIBRARY_DIRS} REQUIRED)
+  add_library(hil_gensio INTERFACE)
+  add_library(hil::gensio ALIAS hil_gensio)
+  target_include_directories(hil_gensio SYSTEM INTERFACE ${GENSIO_INCLUDE_DIRS})
+  target_link_libraries(hil_gensio INTERFACE ${HIL_GENSIO_LIBRARY} ${HIL_GENSIOOSH_LIBRARY})
+endif()
 # hil::fmt and hil::toml: fmt and toml++ as Debian ships them (shared libraries), or header-only
 # with HIL_STATIC: Debian has no libfmt.a or libtomlplusplus.a.
 add_library(hil_fmt INTERFACE)

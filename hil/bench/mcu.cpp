@@ -2,24 +2,17 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
-
-#include "hil/bench/peer.hpp"
-#include "hil/sys/netns.hpp"
 
 namespace hil::bench {
 namespace {
 
 using namespace std::chrono_literals;
 
-// Whether something accepts TCP connections at host:port in netns within timeout (peer_answers,
-// from that namespace).
-bool answers_in(const std::string& netns, const std::string& host, std::uint16_t port,
-                std::chrono::milliseconds timeout) {
-  return sys::run_in_netns(netns, [&] { return peer_answers(host, port, timeout) ? 0 : 1; }) == 0;
-}
+constexpr std::string_view tcp_scheme = "tcp://";
+constexpr std::string_view rfc2217_scheme = "rfc2217://";
 
 // The emulator's --dialect for the profile's console.dialect (hil::firmware's dialect names).
 const char* dialect_flag(profile::firmware_dialect d) {
@@ -38,13 +31,14 @@ const char* dialect_flag(profile::firmware_dialect d) {
 
 mcu_session::mcu_session(const profile::profile& p, const std::filesystem::path& mcu_binary) {
   const std::string& where = p.console.port;
-  if (!where.starts_with("tcp://")) {
+  const bool rfc2217 = where.starts_with(rfc2217_scheme);
+  if (!rfc2217 && !where.starts_with(tcp_scheme)) {
     std::error_code ec;
     if (std::filesystem::exists(where, ec)) return;  // one is there already
     start_mcu(p, mcu_binary, where);
     return;
   }
-  const std::string address = where.substr(6);
+  const std::string address = where.substr(rfc2217 ? rfc2217_scheme.size() : tcp_scheme.size());
   const auto colon = address.rfind(':');
   if (colon == std::string::npos) return;  // the profile's port check names it when the case opens
   const std::string host = address.substr(0, colon);
@@ -56,7 +50,9 @@ mcu_session::mcu_session(const profile::profile& p, const std::filesystem::path&
   }
   dir_ = pattern;
   start_mcu(p, mcu_binary, (dir_ / "console").string());
-  serve_on_tcp(p, host, port);
+  ser2net_ = std::make_unique<ser2net_server>(
+      p.peer_netns(), host, port, dir_ / "console",
+      rfc2217 ? console_protocol::rfc2217 : console_protocol::raw, dir_ / "ser2net.yaml");
 }
 
 void mcu_session::start_mcu(const profile::profile& p, const std::filesystem::path& mcu_binary,
@@ -82,22 +78,8 @@ void mcu_session::start_mcu(const profile::profile& p, const std::filesystem::pa
   }
 }
 
-void mcu_session::serve_on_tcp(const profile::profile& p, const std::string& host,
-                               std::uint16_t port) {
-  const auto config = dir_ / "ser2net.yaml";
-  std::ofstream(config) << "connection: &mcu\n  accepter: tcp," << host << ',' << port
-                        << "\n  connector: serialdev," << (dir_ / "console").string()
-                        << ",921600n81,local\n  options:\n    kickolduser: true\n";
-  ser2net_ = std::make_unique<sys::child_process>(std::vector<std::string>{
-      "ip", "netns", "exec", p.peer_netns(), "ser2net", "-n", "-c", config.string()});
-  if (answers_in(p.peer_netns(), host, port, 5s)) return;
-  throw std::runtime_error("ser2net did not serve the simulated MCU on " + host + ":" +
-                           std::to_string(port) + " in " + p.peer_netns() + ": " +
-                           ser2net_->output());
-}
-
 mcu_session::~mcu_session() {
-  ser2net_.reset();  // child_process stops each: SIGTERM, then waits
+  ser2net_.reset();  // each stopped by SIGTERM, then waited for
   mcu_.reset();
   if (!dir_.empty()) {
     std::error_code ec;

@@ -16,12 +16,14 @@
 #include <stdexcept>
 #include <utility>
 
+#include "hil/console/detail/rfc2217.hpp"
 #include "hil/sys/error.hpp"
 
 namespace hil::console {
 namespace {
 
 constexpr std::string_view tcp_scheme = "tcp://";
+constexpr std::string_view rfc2217_scheme = "rfc2217://";
 
 struct baud_constant {
   int baud;
@@ -149,7 +151,12 @@ sys::unique_fd open_tcp(std::string_view address, port::clock::time_point deadli
 }  // namespace
 
 port::port(const port_spec& spec, clock::time_point deadline) {
-  if (spec.where.starts_with(tcp_scheme)) {
+  if (spec.where.starts_with(rfc2217_scheme)) {
+    rfc2217_ = std::make_unique<detail::rfc2217_link>(
+        std::string_view(spec.where).substr(rfc2217_scheme.size()),
+        detail::rfc2217_settings{spec.baud, spec.rtscts}, deadline, spec.where);
+    name_ = fmt::format("{} at {} baud", spec.where, rfc2217_->baud());
+  } else if (spec.where.starts_with(tcp_scheme)) {
     name_ = spec.where;
     socket_ = true;
     fd_ = open_tcp(std::string_view(spec.where).substr(tcp_scheme.size()), deadline, name_);
@@ -159,7 +166,12 @@ port::port(const port_spec& spec, clock::time_point deadline) {
   }
 }
 
+port::~port() = default;
+port::port(port&&) noexcept = default;
+port& port::operator=(port&&) noexcept = default;
+
 std::string port::read_some(clock::time_point deadline, std::size_t max) {
+  if (rfc2217_) return rfc2217_->read_some(deadline, max);
   std::string out(max, '\0');
   for (;;) {
     const ssize_t n = ::read(fd_.get(), out.data(), out.size());
@@ -185,6 +197,10 @@ std::string port::read_some(clock::time_point deadline, std::size_t max) {
 }
 
 void port::write(std::string_view bytes, clock::time_point deadline) {
+  if (rfc2217_) {
+    rfc2217_->write(bytes, deadline);
+    return;
+  }
   while (!bytes.empty()) {
     const ssize_t n = socket_ ? ::send(fd_.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL)
                               : ::write(fd_.get(), bytes.data(), bytes.size());

@@ -45,8 +45,10 @@ enum class console_line_ending { dialect, lf, cr, crlf };
 
 // [console]: the DUT's console, when dut.mode is "console".
 struct console_config {
-  std::string port;  // "/dev/ttyACM0", a pseudo-terminal, or "tcp://host:port" (ser2net's tcp)
-  int baud = 115200;
+  // "/dev/ttyACM0", a pseudo-terminal, "tcp://host:port" (ser2net's tcp accepter) or
+  // "rfc2217://host:port" (its telnet(rfc2217) accepter)
+  std::string port;
+  int baud = 115200;    // a device's, or asked of an RFC 2217 server
   bool rtscts = false;  // hardware flow control
   firmware_dialect dialect = firmware_dialect::st67w6x;
   std::string prompt;  // empty: the dialect's

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <string_view>
 
 #include "hil/profile/profile.hpp"
 
@@ -25,6 +27,26 @@ bool is_interface_name(std::string_view name) {
   if (name.empty() || name.size() > 15 || name == "." || name == "..") return false;
   return std::none_of(name.begin(), name.end(),
                       [](char c) { return c == '/' || c == ':' || is_space(c); });
+}
+
+bool is_console_port(std::string_view port) {
+  const auto scheme_end = port.find("://");
+  if (scheme_end == std::string_view::npos) return true;  // a device path, or empty
+  const std::string_view scheme = port.substr(0, scheme_end);
+  if (scheme != "tcp" && scheme != "rfc2217") return false;
+  const std::string_view address = port.substr(scheme_end + 3);
+  const auto colon = address.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return false;
+  const std::string_view host = address.substr(0, colon);
+  const std::string_view number = address.substr(colon + 1);
+  int value = 0;
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (number.empty() || ec != std::errc{} || end != number.data() + number.size() || value < 1 ||
+      value > 65535) {
+    return false;
+  }
+  return std::none_of(host.begin(), host.end(),
+                      [](char c) { return c == ',' || c == '(' || c == ')' || is_space(c); });
 }
 
 bool is_ssh_target(std::string_view target) {

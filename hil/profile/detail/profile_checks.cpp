@@ -97,8 +97,8 @@ void check_required(const profile& p, pass_state& state) {
   if (state.valid("dut.mode") && p.dut.mode == dut_mode::console && p.console.port.empty() &&
       !state.rejected(console_port)) {
     state.report(std::string(console_port), state.line_of(console_port),
-                 "required when dut.mode is \"console\": the serial device, pty or "
-                 "tcp://host:port the DUT's console is on");
+                 "required when dut.mode is \"console\": the serial device, pty, "
+                 "tcp://host:port or rfc2217://host:port the DUT's console is on");
   }
   if (p.console.setup_commands.size() != p.console.setup_replies.size() &&
       !state.rejected_in("console.setup_commands") && !state.rejected_in("console.setup_replies")) {

@@ -58,12 +58,15 @@ constexpr std::array dut_keys{
 
 // [console] is validated in every mode (a typo is a typo), though only console mode uses it.
 constexpr std::array console_keys{
-    key<&console_config::port>("port", r::text("a device path or tcp://host:port"), "",
-                               "console mode: the serial device, a pty, or a ser2net TCP port "
-                               "(required there)"),
+    key<&console_config::port>("port", r::name(is_console_port, console_port_rule), "",
+                               "console mode: the serial device, a pty, or a ser2net TCP port, "
+                               "raw or RFC 2217 (required there)"),
     key<&console_config::baud>("baud", r::integer(50, 4000000), "baud",
-                               "the serial line's rate (8N1); a TCP console ignores it"),
-    key<&console_config::rtscts>("rtscts", r::boolean(), "", "RTS/CTS hardware flow control"),
+                               "the serial line's rate (8N1), asked of an RFC 2217 server; a "
+                               "tcp:// console ignores it"),
+    key<&console_config::rtscts>("rtscts", r::boolean(), "",
+                                 "RTS/CTS hardware flow control (a device's or an RFC 2217 "
+                                 "server's)"),
     key<&console_config::dialect>("dialect", r::one_of(dialects), "",
                                   "the firmware's iperf: commands, units, end markers, reports"),
     key<&console_config::prompt>("prompt", r::text("a literal, or empty"), "",

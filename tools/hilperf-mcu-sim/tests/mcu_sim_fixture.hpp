@@ -55,10 +55,12 @@ struct mcu_sim {
   std::string tty;
 };
 
-// A host at the emulator's console, as a case is at a board's.
+// A host at the emulator's console, as a case is at a board's: its pty, or where a console server
+// serves it (rfc2217://…, asked for baud).
 struct host_console {
-  explicit host_console(const std::string& tty, std::chrono::milliseconds echo_timeout = 2s)
-      : port({tty, 921600}, hil::console::port::clock::now() + 5s),
+  explicit host_console(const std::string& tty, std::chrono::milliseconds echo_timeout = 2s,
+                        int baud = 921600)
+      : port({tty, baud}, hil::console::port::clock::now() + 5s),
         term(port, {st().line_ending, true, echo_timeout, 0ms}, log) {}
   // A bare line end, then the prompt (what the firmware printed before is read).
   void wait_for_prompt() {

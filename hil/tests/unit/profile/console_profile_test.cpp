@@ -93,6 +93,30 @@ TEST_F(ConsoleProfile, AnUnknownDialectListsTheKnownOnes) {
       << p.message;
 }
 
+TEST_F(ConsoleProfile, AnRfc2217ConsoleIsReadWithItsBaudRate) {
+  const profile p = parse_profile(console_with(R"([console]
+port = "rfc2217://console-server.lab:3001"
+baud = 921600
+rtscts = true
+)"),
+                                  "test.toml");
+  EXPECT_EQ(p.console.port, "rfc2217://console-server.lab:3001");
+  EXPECT_EQ(p.console.baud, 921600);
+  EXPECT_TRUE(p.console.rtscts);
+}
+
+TEST_F(ConsoleProfile, AConsoleAddressWithoutAPortOrOfAnotherSchemeIsRefusedNamingTheForms) {
+  for (const char* port : {"rfc2217://console-server.lab", "tcp://127.0.0.1:0", "rfc2217://:3001",
+                           "telnet://127.0.0.1:3001", "tcp://a,b:3001"}) {
+    const problem p =
+        only_problem(console_with("[console]\nport = \"" + std::string(port) + "\"\n"));
+    EXPECT_EQ(p.key, "console.port") << port;
+    EXPECT_EQ(p.line, 8) << port;
+    EXPECT_TRUE(contains(p.message, "tcp://host:port or rfc2217://host:port")) << p.message;
+    EXPECT_TRUE(contains(p.message, port)) << p.message;
+  }
+}
+
 TEST_F(ConsoleProfile, TheEchoWritesTheConsoleLinesAsTomlThatReadsBack) {
   const profile p = parse_profile(console_with(R"([console]
 port = "/dev/ttyACM0"
