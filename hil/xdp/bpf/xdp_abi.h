@@ -33,10 +33,10 @@ struct hil_counter_config {
 /* port_cfg value (key 0), written by user space. A new generation resets the bucket (full) and
  * the window; rate_bps 0 passes every frame. */
 struct hil_port_config {
-  __u64 rate_bps;        /* the line rate the port carries, bits/s on the wire */
-  __u64 bucket_bits;     /* the bucket's capacity in wire bits */
-  __u64 generation;      /* bumped by every configuration */
-  __u32 overhead_bytes;  /* charged beyond the frame XDP sees: FCS 4 + preamble 7 + SFD 1 + gap 12 */
+  __u64 rate_bps;       /* the line rate the port carries, bits/s on the wire */
+  __u64 bucket_bits;    /* the bucket's capacity in wire bits */
+  __u64 generation;     /* bumped by every configuration */
+  __u32 overhead_bytes; /* charged beyond the frame XDP sees: FCS 4 + preamble 7 + SFD 1 + gap 12 */
   __u32 min_frame_bytes; /* a shorter frame is padded to this on the wire (60: 64 with the FCS) */
 };
 
