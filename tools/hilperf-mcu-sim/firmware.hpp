@@ -28,9 +28,10 @@ struct run_settings {
 };
 
 struct firmware_settings {
-  run_settings run;           // how runs are played and how they misbehave
-  int error_runs = 1;         // runs that print run.error_line (0: every run)
-  std::string reset_command;  // the command that reboots the console
+  run_settings run;                   // how runs are played and how they misbehave
+  std::string ping_program = "ping";  // the system's ping (iputils) that sends a ping's requests
+  int error_runs = 1;                 // runs that print run.error_line (0: every run)
+  std::string reset_command;          // the command that reboots the console
   // A line of another task every this often while a run goes on (0: none).
   std::chrono::milliseconds log_every{2000};
   bool log_error = false;  // each run also gets one error line of another task

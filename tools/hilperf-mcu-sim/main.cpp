@@ -3,7 +3,8 @@
 // console (--dialect: the ST67W6X CLI, Zephyr's zperf shell or ESP-IDF's iperf console;
 // docs/console-duts.md "The simulated MCU"): the shell, its echo and prompt, the iperf command
 // whose traffic stock iPerf 2 sends from this process's network namespace (start it inside the
-// DUT's: `ip netns exec <dut ns> hilperf-mcu-sim …`), and the faults its switches name.
+// DUT's: `ip netns exec <dut ns> hilperf-mcu-sim …`), the ST67W6X's ping (the system's ping
+// sends its requests), and the faults its switches name.
 // Prints "console <pty path>" once ready, runs until SIGTERM or SIGINT, stops what it started.
 // Exit codes: 0 stopped by a signal, 1 cannot run (no pty, a link path taken), 2 bad usage.
 #include <signal.h>

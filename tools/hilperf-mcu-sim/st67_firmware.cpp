@@ -36,12 +36,18 @@ std::uint64_t st67_firmware::tick_ms(clock::time_point now) const {
 
 std::string st67_firmware::boot(clock::time_point now) {
   run_.reset();
+  ping_.reset();
+  held_.clear();
   editor_.clear();
   boot_ = now;
   return "\n" + st67::boot_banner() + st67::prompt();
 }
 
 std::string st67_firmware::typed(char c, clock::time_point now) {
+  if (ping_) {  // the shell task is blocked in the ping: the UART keeps the bytes
+    held_ += c;
+    return {};
+  }
   last_typed_ = now;
   std::string out;
   if (const auto line = editor_.feed(c, out)) out += run_line(*line, now);
@@ -54,9 +60,12 @@ std::string st67_firmware::run_line(const std::string& line, clock::time_point n
   const std::string word = command.substr(0, command.find(' '));
   if (command == settings_.reset_command) return boot(now);
   if (word == "iperf") return run_iperf(command.substr(word.size()), now) + st67::prompt();
+  if (word == "ping") return run_ping(command.substr(word.size()), now);
   if (word == "help") {
-    return "iperf: iperf performance test (iperf -h for its options)\n" + settings_.reset_command +
-           ": reset the board\nhelp: list the commands\n" + st67::prompt();
+    return "iperf: iperf performance test (iperf -h for its options)\n"
+           "ping: ping <ip> [-c count] [-s size] [-i interval ms]\n" +
+           settings_.reset_command + ": reset the board\nhelp: list the commands\n" +
+           st67::prompt();
   }
   return st67::command_not_found(word) + '\n' + st67::prompt();
 }
@@ -90,6 +99,42 @@ std::string st67_firmware::run_iperf(const std::string& arguments, clock::time_p
   return {};
 }
 
+std::string st67_firmware::run_ping(const std::string& arguments, clock::time_point now) {
+  const ping_command c = parse_ping(arguments);
+  if (const auto* refusal = std::get_if<ping_refusal>(&c)) {
+    std::string out;
+    for (const auto& l : refusal->lines) {
+      out += st67::log_line("ERROR", tick_ms(now), "ShellTask", "ping.c:330", l) + '\n';
+    }
+    return out + st67::prompt();
+  }
+  try {
+    ping_ = std::make_unique<ping_run>(std::get<ping_args>(c), settings_.ping_program, now);
+  } catch (const std::system_error& e) {
+    std::cerr << "hilperf-mcu-sim: " << e.what() << '\n';
+    return st67::log_line("ERROR", tick_ms(now), "ShellTask", "ping.c:340",
+                          "Failed to create ping task") +
+           '\n' + st67::prompt();
+  }
+  return {};
+}
+
+std::string st67_firmware::poll_ping(clock::time_point now) {
+  std::string out;
+  for (const auto& l : ping_->poll(now)) {
+    out += st67::log_line(l.level, tick_ms(now), "Ping IPv4",
+                          l.level == "INFO" ? "ping.c:282" : "ping.c:250", l.text) +
+           '\n';
+  }
+  if (!ping_->finished()) return out;
+  ping_.reset();
+  out += st67::prompt();
+  const std::string held = std::move(held_);
+  held_.clear();
+  for (const char c : held) out += typed(c, now);
+  return out;
+}
+
 std::string st67_firmware::other_tasks(clock::time_point now) {
   std::string out;
   if (settings_.log_every.count() > 0 && now >= next_log_) {
@@ -107,6 +152,7 @@ std::string st67_firmware::other_tasks(clock::time_point now) {
 
 std::string st67_firmware::tick(clock::time_point now) {
   if (!editor_.idle() && now < last_typed_ + typing_hold) return {};
+  if (ping_) return poll_ping(now);
   if (!run_ || run_->finished()) return {};
   std::string out = other_tasks(now);
   return out + run_->poll(now);
