@@ -82,8 +82,9 @@ class pg_database final : public database {
       : connection_(std::move(connection)), what_(std::move(what)) {
     // The server's errors with their SQLSTATE, which says the cause whatever the language.
     connection_->set_verbosity(pqxx::connection_base::verbose);
-    server_ = fmt::format("the server at {}:{}, database {}", connection_->hostname(),
-                          connection_->port(), connection_->dbname());
+    const auto text = [](const char* v) { return v == nullptr ? "(libpq's default)" : v; };
+    server_ = fmt::format("the server at {}:{}, database {}", text(connection_->hostname()),
+                          text(connection_->port()), text(connection_->dbname()));
   }
 
   [[nodiscard]] dialect kind() const override { return dialect::postgresql; }
@@ -111,8 +112,8 @@ class pg_database final : public database {
   }
 
  private:
-  // "<store>: <server>: <what happened>: the server said "…"; libpq: …; likely cause: …", from
-  // libpq's text, else libpqxx's own words.
+  // "<store>: the server at host:port, database db <happened>: the server said "…"; libpq: …;
+  // likely cause: …", from libpq's text, else from libpqxx's own words.
   [[nodiscard]] store_unavailable unavailable(std::string_view happened, const std::string& text,
                                               const pqxx::failure& e) const {
     auto f = read_pg_error(text);
