@@ -57,6 +57,7 @@ endif()
 find_package(SQLite3 3.35 REQUIRED)  # 3.35: INSERT … RETURNING
 if(HIL_POSTGRESQL)
   pkg_check_modules(PQXX REQUIRED IMPORTED_TARGET libpqxx>=6.4)
+  pkg_check_modules(PQ REQUIRED IMPORTED_TARGET libpq)  # a broken connection's last words
 endif()
 find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
 add_library(hil_asio INTERFACE)

@@ -2,10 +2,14 @@
 // user, host, port and database; the password comes from where libpq looks for it
 // (PGPASSWORD, PGPASSFILE or ~/.pgpass), never from the profile. Each transaction is a
 // pqxx::work (READ COMMITTED): two runners' runs are distinct rows, so they never conflict.
+// A failure names the server (host, port, database), what the server said (libpq's verbose
+// errors carry its SQLSTATE) and a likely cause (pg_failure.hpp).
+#include <libpq-fe.h>
 #include <pqxx/pqxx>
 
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -13,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "hil/history/detail/database.hpp"
+#include "hil/history/detail/pg_failure.hpp"
 #include "hil/history/store.hpp"
 
 namespace hil::history::detail {
@@ -59,31 +64,66 @@ class pg_executor final : public executor {
   pqxx::work& work_;
 };
 
+// libpq's error text of the connection a transaction runs on. Once a connection breaks, libpqxx
+// reports only "not connected" and drops it when the transaction ends, with the server's last
+// words ("terminating connection due to administrator command") still in the connection: read
+// them while the transaction lives. pqxx::largeobject hands its subclasses the connection.
+class connection_error final : pqxx::largeobject {
+ public:
+  static std::string of(const pqxx::dbtransaction& t) {
+    const pqxx::internal::pq::PGconn* c = raw_connection(t);
+    return c == nullptr ? std::string() : PQerrorMessage(c);
+  }
+};
+
 class pg_database final : public database {
  public:
   pg_database(std::unique_ptr<pqxx::connection> connection, std::string what)
-      : connection_(std::move(connection)), what_(std::move(what)) {}
+      : connection_(std::move(connection)), what_(std::move(what)) {
+    // The server's errors with their SQLSTATE, which says the cause whatever the language.
+    connection_->set_verbosity(pqxx::connection_base::verbose);
+    const auto text = [](const char* v) { return v == nullptr ? "(libpq's default)" : v; };
+    server_ = fmt::format("the server at {}:{}, database {}", text(connection_->hostname()),
+                          text(connection_->port()), text(connection_->dbname()));
+  }
 
   [[nodiscard]] dialect kind() const override { return dialect::postgresql; }
 
   void transact(const std::function<void(executor&)>& body) override {
+    std::optional<pqxx::work> work;  // empty when BEGIN itself failed
+    const auto text = [&] { return work ? connection_error::of(*work) : std::string(); };
     try {
-      pqxx::work work(*connection_);
-      pg_executor x(work);
+      work.emplace(*connection_);
+      pg_executor x(*work);
       body(x);
-      work.commit();
+      work->commit();
     } catch (const pqxx::in_doubt_error& e) {
       // The connection broke during COMMIT: the run may or may not be kept. The next upload
       // of the same run finds it by its key and leaves it (add_run is idempotent).
-      throw store_unavailable(fmt::format("{}: commit unconfirmed: {}", what_, one_line(e.what())));
+      throw unavailable("lost the connection during COMMIT (the run may be kept or not)", text(),
+                        e);
+    } catch (const pqxx::broken_connection& e) {
+      throw unavailable("lost the connection inside a transaction", text(), e);
+    } catch (const pqxx::sql_error& e) {
+      throw unavailable("refused a statement", e.what(), e);
     } catch (const pqxx::failure& e) {
-      throw store_unavailable(fmt::format("{}: {}", what_, one_line(e.what())));
+      throw unavailable("failed", text(), e);
     }
   }
 
  private:
+  // "<store>: the server at host:port, database db <happened>: the server said "…"; libpq: …;
+  // likely cause: …", from libpq's text, else from libpqxx's own words.
+  [[nodiscard]] store_unavailable unavailable(std::string_view happened, const std::string& text,
+                                              const pqxx::failure& e) const {
+    auto f = read_pg_error(text);
+    if (f.server.empty() && f.client.empty()) f.client = one_line(e.what());
+    return store_unavailable(fmt::format("{}: {} {}: {}", what_, server_, happened, explain(f)));
+  }
+
   std::unique_ptr<pqxx::connection> connection_;
   std::string what_;
+  std::string server_;  // "the server at host:port, database db"
 };
 
 }  // namespace
@@ -99,7 +139,8 @@ std::unique_ptr<database> open_postgresql(const std::string& url, const std::str
   try {
     return std::make_unique<pg_database>(std::make_unique<pqxx::connection>(conninfo), what);
   } catch (const pqxx::failure& e) {
-    throw store_unavailable(fmt::format("{}: cannot connect: {}", what, one_line(e.what())));
+    throw store_unavailable(
+        fmt::format("{}: cannot connect: {}", what, explain(read_pg_error(e.what()))));
   }
 }
 
