@@ -15,9 +15,10 @@ namespace {
 
 constexpr const char* ready = "@@hilperf-ready@@";
 
-// The tools a transfer needs that the board's shell cannot find.
+// The tools a transfer needs that the board's shell cannot find, asked once a session (a case
+// puts two files, a board run many).
 std::vector<std::string> missing_tools(shell_session& shell, clock::time_point deadline) {
-  const auto found = shell.capture(
+  const auto& found = shell.capture_once(
       "for t in head base64 sha256sum chmod mv; do command -v $t >/dev/null 2>&1 || echo "
       "\"missing $t\"; done",
       deadline);

@@ -278,6 +278,12 @@ shell_session::captured shell_session::capture(std::string_view command, clock::
   return out;
 }
 
+const shell_session::captured& shell_session::capture_once(const std::string& command,
+                                                           clock::time_point deadline) {
+  if (const auto it = answered_.find(command); it != answered_.end()) return it->second;
+  return answered_.emplace(command, capture(command, deadline)).first->second;
+}
+
 void shell_session::send_raw(std::string_view bytes, std::string_view what,
                              clock::time_point deadline) {
   port_.write(bytes, deadline);

@@ -26,6 +26,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -82,6 +83,10 @@ class shell_session {
   captured capture(std::string_view command, clock::time_point deadline,
                    std::size_t max_bytes = 1 << 20);
 
+  // capture, asked once a session: the board's answer to a question that does not change while the
+  // session lasts (which tools it has), kept from the first time it was answered.
+  const captured& capture_once(const std::string& command, clock::time_point deadline);
+
   // Writes bytes to the console as they are (a command's input, such as a file's encoded lines),
   // not logged: the log notes what they were instead.
   void send_raw(std::string_view bytes, std::string_view what, clock::time_point deadline);
@@ -112,6 +117,7 @@ class shell_session {
   std::string last_line_;
   bool quiet_ = false;       // a file's lines: counted in the log, not logged
   bool taken_over_ = false;  // the shell's state is kept in its variables: give it back
+  std::map<std::string, captured, std::less<>> answered_;  // capture_once's, by command
 };
 
 // text quoted as one word for sh: 'text', each ' as '\''.

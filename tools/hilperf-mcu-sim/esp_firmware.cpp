@@ -2,39 +2,13 @@
 
 #include <algorithm>
 #include <iostream>
-#include <sstream>
 #include <system_error>
 #include <variant>
 
 #include "esp_text.hpp"
+#include "shell_plumbing.hpp"
 
 namespace hil::mcu_sim {
-namespace {
-
-using namespace std::chrono_literals;
-
-constexpr auto typing_hold = 1s;  // as st67_firmware.cpp: an echo is not split
-constexpr auto error_log_delay = 1500ms;
-
-// The console's output line ends (the UART driver's LF to CR LF).
-std::string crlf(const std::string& text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 16);
-  for (const char c : text) {
-    if (c == '\n') out += '\r';
-    out += c;
-  }
-  return out;
-}
-
-std::vector<std::string> words_of(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
-}
-
-}  // namespace
 
 esp_firmware::esp_firmware(firmware_settings s, clock::time_point now)
     : settings_(std::move(s)), boot_(now), last_typed_(now) {
@@ -43,8 +17,7 @@ esp_firmware::esp_firmware(firmware_settings s, clock::time_point now)
 }
 
 std::uint64_t esp_firmware::uptime_ms(clock::time_point now) const {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(now - boot_).count());
+  return mcu_sim::uptime_ms(boot_, now);
 }
 
 std::string esp_firmware::boot(clock::time_point now) { return crlf(reboot(now)); }
@@ -92,9 +65,7 @@ std::string esp_firmware::run_iperf(const std::vector<std::string>& words, clock
   }
   const auto& r = std::get<esp::run>(c);
   std::string out = esp::log_line('I', uptime_ms(now), "IPERF", esp::mode_text(r)) + '\n';
-  run_settings rs = settings_.run;
-  ++runs_started_;
-  if (settings_.error_runs > 0 && runs_started_ > settings_.error_runs) rs.error_line.reset();
+  const run_settings rs = runs_.start(settings_, now);
   int id = 1;  // the next free id: one past the largest running
   for (const auto& i : instances_) id = std::max(id, i->id() + 1);
   try {
@@ -105,20 +76,15 @@ std::string esp_firmware::run_iperf(const std::vector<std::string>& words, clock
                          "cannot start iperf-related tasks: could not start traffic task") +
            '\n';
   }
-  run_start_ = now;
-  next_log_ = now + settings_.log_every;
-  error_logged_ = false;
   return out;
 }
 
 std::string esp_firmware::other_tasks(clock::time_point now) {
   std::string out;
-  if (settings_.log_every.count() > 0 && now >= next_log_) {
-    next_log_ = now + settings_.log_every;
+  if (runs_.status_due(settings_, now)) {
     out += esp::log_line('I', uptime_ms(now), "wifi", "station link up, RSSI -48 dBm") + '\n';
   }
-  if (settings_.log_error && !error_logged_ && now >= run_start_ + error_log_delay) {
-    error_logged_ = true;
+  if (runs_.error_due(settings_, now)) {
     out += esp::log_line('E', uptime_ms(now), "wifi", "beacon timeout, reconnecting") + '\n';
   }
   return out;

@@ -15,6 +15,7 @@
 #include "esp_runs.hpp"
 #include "firmware.hpp"
 #include "line_editor.hpp"
+#include "shell_plumbing.hpp"
 
 namespace hil::mcu_sim {
 
@@ -40,10 +41,7 @@ class esp_firmware final : public simulated_firmware {
   line_editor editor_;
   clock::time_point last_typed_;
   std::vector<std::unique_ptr<esp_instance>> instances_;
-  clock::time_point run_start_;
-  clock::time_point next_log_;
-  bool error_logged_ = false;
-  int runs_started_ = 0;
+  run_plumbing runs_;
 };
 
 }  // namespace hil::mcu_sim

@@ -4,17 +4,11 @@
 #include <system_error>
 #include <variant>
 
+#include "shell_plumbing.hpp"
 #include "st67_text.hpp"
 
 namespace hil::mcu_sim {
 namespace {
-
-using namespace std::chrono_literals;
-
-// A line being typed holds the firmware's other output back (so an echo is not split), but not
-// for longer than this: a host that stopped typing mid-line sees the rest.
-constexpr auto typing_hold = 1s;
-constexpr auto error_log_delay = 1500ms;  // when a run's [ERROR] line of another task comes
 
 std::string trimmed(const std::string& s) {
   const auto first = s.find_first_not_of(' ');
@@ -29,10 +23,7 @@ st67_firmware::st67_firmware(firmware_settings s, clock::time_point now)
   if (settings_.reset_command.empty()) settings_.reset_command = "reset";
 }
 
-std::uint64_t st67_firmware::tick_ms(clock::time_point now) const {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(now - boot_).count());
-}
+std::uint64_t st67_firmware::tick_ms(clock::time_point now) const { return uptime_ms(boot_, now); }
 
 std::string st67_firmware::boot(clock::time_point now) {
   run_.reset();

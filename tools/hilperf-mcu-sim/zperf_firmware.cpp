@@ -1,38 +1,14 @@
 #include "zperf_firmware.hpp"
 
 #include <iostream>
-#include <sstream>
 #include <system_error>
 #include <variant>
 
+#include "shell_plumbing.hpp"
 #include "zperf_text.hpp"
 
 namespace hil::mcu_sim {
 namespace {
-
-using namespace std::chrono_literals;
-
-// A line being typed holds other threads' output back (so an echo is not split), not longer.
-constexpr auto typing_hold = 1s;
-constexpr auto error_log_delay = 1500ms;
-
-// The shell's output conversion: each LF goes out as CR LF.
-std::string crlf(const std::string& text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 16);
-  for (const char c : text) {
-    if (c == '\n') out += '\r';
-    out += c;
-  }
-  return out;
-}
-
-std::vector<std::string> words_of(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
-}
 
 std::size_t index_of(run_protocol p) { return p == run_protocol::udp ? 0 : 1; }
 
@@ -44,8 +20,7 @@ zperf_firmware::zperf_firmware(firmware_settings s, clock::time_point now)
 }
 
 std::uint64_t zperf_firmware::uptime_ms(clock::time_point now) const {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(now - boot_).count());
+  return mcu_sim::uptime_ms(boot_, now);
 }
 
 std::string zperf_firmware::boot(clock::time_point now) { return crlf(reboot(now)); }
@@ -90,13 +65,6 @@ std::string zperf_firmware::run_line(const std::string& line, clock::time_point 
   return zperf::error(zperf::command_not_found(words[0])) + "\n" + zperf::prompt();
 }
 
-run_settings zperf_firmware::next_run_settings() {
-  run_settings rs = settings_.run;
-  ++runs_started_;
-  if (settings_.error_runs > 0 && runs_started_ > settings_.error_runs) rs.error_line.reset();
-  return rs;
-}
-
 std::string zperf_firmware::run_zperf(const std::vector<std::string>& words,
                                       clock::time_point now) {
   const zperf::command c = zperf::parse_command(words);
@@ -124,10 +92,7 @@ std::string zperf_firmware::run_zperf(const std::vector<std::string>& words,
                                "Packet size too large! max size: 1024") +
                '\n';
       }
-      upload_ = std::make_unique<zperf_upload_run>(*u, next_run_settings(), now);
-      run_start_ = now;
-      next_log_ = now + settings_.log_every;
-      error_logged_ = false;
+      upload_ = std::make_unique<zperf_upload_run>(*u, runs_.start(settings_, now), now);
       return out;  // the shell blocks until the upload ends
     }
     const auto& d = std::get<zperf::download>(c);
@@ -137,11 +102,8 @@ std::string zperf_firmware::run_zperf(const std::vector<std::string>& words,
       return zperf::warning(std::string(name) + " server already started!") + "\n" +
              zperf::prompt();
     }
-    slot = std::make_unique<zperf_download_run>(d, next_run_settings(), now);
+    slot = std::make_unique<zperf_download_run>(d, runs_.start(settings_, now), now);
     binding_ = static_cast<int>(index_of(d.protocol));
-    run_start_ = now;
-    next_log_ = now + settings_.log_every;
-    error_logged_ = false;
     return {};  // its bind is awaited before "… server started on port …" and the prompt
   } catch (const std::system_error& e) {
     std::cerr << "hilperf-mcu-sim: " << e.what() << '\n';
@@ -164,13 +126,11 @@ std::string zperf_firmware::from_another_thread(const std::string& text) const {
 
 std::string zperf_firmware::other_tasks(clock::time_point now) {
   std::string out;
-  if (settings_.log_every.count() > 0 && now >= next_log_) {
-    next_log_ = now + settings_.log_every;
+  if (runs_.status_due(settings_, now)) {
     out += from_another_thread(
         zperf::log_line(uptime_ms(now), "inf", "wifi", "station link up, RSSI -48 dBm") + "\n");
   }
-  if (settings_.log_error && !error_logged_ && now >= run_start_ + error_log_delay) {
-    error_logged_ = true;
+  if (runs_.error_due(settings_, now)) {
     out += from_another_thread(
         zperf::log_line(uptime_ms(now), "err", "wifi", "beacon loss, roaming") + "\n");
   }

@@ -16,6 +16,7 @@
 
 #include "firmware.hpp"
 #include "line_editor.hpp"
+#include "shell_plumbing.hpp"
 #include "zperf_runs.hpp"
 
 namespace hil::mcu_sim {
@@ -44,7 +45,6 @@ class zperf_firmware final : public simulated_firmware {
   std::string from_another_thread(const std::string& text) const;
   std::string other_tasks(clock::time_point now);
   [[nodiscard]] bool blocked() const noexcept { return upload_ || binding_ >= 0; }
-  [[nodiscard]] run_settings next_run_settings();
   std::uint64_t uptime_ms(clock::time_point now) const;
 
   firmware_settings settings_;
@@ -55,10 +55,7 @@ class zperf_firmware final : public simulated_firmware {
   std::unique_ptr<zperf_upload_run> upload_;
   std::array<std::unique_ptr<zperf_download_run>, 2> downloads_;  // [udp, tcp]
   int binding_ = -1;  // the download whose command waits for its bind (index), -1: none
-  clock::time_point run_start_;
-  clock::time_point next_log_;
-  bool error_logged_ = false;
-  int runs_started_ = 0;
+  run_plumbing runs_;
 };
 
 }  // namespace hil::mcu_sim

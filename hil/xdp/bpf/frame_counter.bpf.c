@@ -14,8 +14,8 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
-#include "hil/xdp/bpf/xdp_abi.h"
 #include "hil/xdp/bpf/udp_port.h"
+#include "hil/xdp/bpf/xdp_abi.h"
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
@@ -42,11 +42,11 @@ struct {
 } counter_cfg SEC(".maps");
 
 SEC("xdp")
-int hil_count(struct xdp_md *ctx) {
-  void *data = (void *)(long)ctx->data;
-  void *end = (void *)(long)ctx->data_end;
+int hil_count(struct xdp_md* ctx) {
+  void* data = (void*)(long)ctx->data;
+  void* end = (void*)(long)ctx->data_end;
   __u32 key = 0;
-  struct hil_counter_config *cfg = bpf_map_lookup_elem(&counter_cfg, &key);
+  struct hil_counter_config* cfg = bpf_map_lookup_elem(&counter_cfg, &key);
   if (!cfg) return XDP_PASS;
 
   __u32 slot = HIL_XDP_OTHER_SLOT;
@@ -54,13 +54,13 @@ int hil_count(struct xdp_md *ctx) {
   int port = hil_udp_dst_port(data, end);
   if (port >= 0) {
     __u16 p = (__u16)port;
-    __u32 *s = bpf_map_lookup_elem(&flow_slots, &p);
+    __u32* s = bpf_map_lookup_elem(&flow_slots, &p);
     if (s && *s < HIL_XDP_MAX_FLOWS) {
       slot = *s;
       action = cfg->matched_action == XDP_DROP ? XDP_DROP : XDP_PASS;
     }
   }
-  struct hil_flow_count *c = bpf_map_lookup_elem(&flow_counts, &slot);
+  struct hil_flow_count* c = bpf_map_lookup_elem(&flow_counts, &slot);
   if (c) {
     c->frames += 1;
     c->bytes += (__u64)(end - data);

@@ -40,7 +40,7 @@ struct {
 
 /* Refills st for the time from its last refill to now (not earlier than it: another CPU may have
  * refilled at a later clock reading), keeping the identity of xdp_abi.h. Called under the lock. */
-static __always_inline void refill(struct hil_port_state *st, const struct hil_port_config *cfg,
+static __always_inline void refill(struct hil_port_state* st, const struct hil_port_config* cfg,
                                    __u64 cap, __u64 now) {
   if (now <= st->last_ns) return;
   __u64 elapsed = now - st->last_ns;
@@ -58,12 +58,12 @@ static __always_inline void refill(struct hil_port_state *st, const struct hil_p
 }
 
 SEC("xdp")
-int hil_port(struct xdp_md *ctx) {
-  void *data = (void *)(long)ctx->data;
-  void *end = (void *)(long)ctx->data_end;
+int hil_port(struct xdp_md* ctx) {
+  void* data = (void*)(long)ctx->data;
+  void* end = (void*)(long)ctx->data_end;
   __u32 key = 0;
-  struct hil_port_config *cfg = bpf_map_lookup_elem(&port_cfg, &key);
-  struct hil_port_state *st = bpf_map_lookup_elem(&port_state, &key);
+  struct hil_port_config* cfg = bpf_map_lookup_elem(&port_cfg, &key);
+  struct hil_port_state* st = bpf_map_lookup_elem(&port_state, &key);
   if (!cfg || !st) return XDP_PASS;
 
   __u64 bytes = (__u64)(end - data);
@@ -92,7 +92,7 @@ int hil_port(struct xdp_md *ctx) {
   }
 
   __u32 slot = pass ? HIL_XDP_PORT_PASSED : HIL_XDP_PORT_DROPPED;
-  struct hil_port_count *c = bpf_map_lookup_elem(&port_counts, &slot);
+  struct hil_port_count* c = bpf_map_lookup_elem(&port_counts, &slot);
   if (c) {
     c->frames += 1;
     c->bytes += bytes;

@@ -11,14 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "dialect_read_back.hpp"
 #include "esp_text.hpp"
-#include "hil/console/expect_buffer.hpp"
 #include "hil/firmware/dialect.hpp"
 #include "iperf2_text.hpp"
+#include "shell_plumbing.hpp"
 
 namespace hil::mcu_sim {
 namespace {
 
+using test::read_back;
+using test::report_request;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -45,38 +48,10 @@ esp::refusal refusal_of(const std::vector<std::string>& words) {
   return std::holds_alternative<esp::refusal>(c) ? std::get<esp::refusal>(c) : esp::refusal{};
 }
 
-std::string crlf(const std::string& text) {
-  std::string out;
-  for (const char c : text) out += c == '\n' ? std::string("\r\n") : std::string(1, c);
-  return out;
-}
-
 std::string lines_of(const std::vector<std::string>& lines) {
   std::string out;
   for (const auto& l : lines) out += l + '\n';
   return out;
-}
-
-firmware::firmware_report read_back(const firmware::iperf_request& r, const std::string& console,
-                                    std::size_t split) {
-  const auto& e = firmware::esp_idf();
-  console::expect_buffer b;
-  const auto markers = e.end_markers(r);
-  for (std::size_t at = 0; at < console.size(); at += split) {
-    b.feed(std::string_view(console).substr(at, split));
-    if (const auto m = b.take(markers)) return e.parse(m->before + m->matched);
-  }
-  ADD_FAILURE() << "no end marker in " << console;
-  return {};
-}
-
-firmware::iperf_request request(firmware::iperf_role role, firmware::iperf_protocol protocol) {
-  firmware::iperf_request r;
-  r.role = role;
-  r.protocol = protocol;
-  r.peer_address = "198.18.0.195";
-  r.bitrate_bps = 27'000'000;
-  return r;
 }
 
 TEST(McuSimEspText, ReadsTheCommandsHilperfTypes) {
@@ -156,8 +131,10 @@ TEST(McuSimEspReport, AUdpClientsReportReadBackByTheDialect) {
            esp::log_line('I', 5230, "IPERF", esp::mode_text(r)) + "\niperf> " + lines_of(head) +
            esp::log_line('I', 7000, "wifi", "station link up") + "\n" + lines_of(lines));
   for (const std::size_t split : {1U, 9U, 4096U}) {
-    const auto f = read_back(request(firmware::iperf_role::client, firmware::iperf_protocol::udp),
-                             console, split);
+    const auto f =
+        read_back(firmware::esp_idf(),
+                  report_request(firmware::iperf_role::client, firmware::iperf_protocol::udp),
+                  console, split);
     EXPECT_EQ(f.seconds, 10.0) << split;
     EXPECT_EQ(f.mbit_per_second, 27.01) << split;
     EXPECT_FALSE(f.lost) << split << ": it counts bytes only";

@@ -18,27 +18,11 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using namespace hil::mcu_sim::test;
 
-run_limits limits() {
-  run_limits l;
-  l.prompt_timeout = 5s;
-  l.end_slack = 10s;
-  l.reset_command = "reset";
-  return l;
-}
-
-// A run through firmware_run: woken, started, finished.
-hil::firmware::firmware_report run(host_console& host, const iperf_request& r,
-                                   const run_limits& l = limits()) {
-  hil::firmware::wake(host.term, st(), l);
-  firmware_run run(host.term, st(), r, l);
-  return run.finish();
-}
-
 TEST(FirmwareRunMcuSim, UdpClientRow) {
   const auto server = peer_server(true);
   mcu_sim sim({});
   host_console host(sim.tty);
-  const auto r = run(host, request(iperf_role::client, iperf_protocol::udp));
+  const auto r = run(host, st(), request(iperf_role::client, iperf_protocol::udp), limits());
   ASSERT_TRUE(r.mbit_per_second) << host.log.text();
   EXPECT_NEAR(*r.mbit_per_second, 20.0, 2.0) << host.log.text();
   EXPECT_TRUE(r.errors.empty()) << host.log.text();
@@ -65,7 +49,7 @@ TEST(FirmwareRunMcuSim, TcpClientRow) {
   const auto server = peer_server(false);
   mcu_sim sim({});
   host_console host(sim.tty);
-  const auto r = run(host, request(iperf_role::client, iperf_protocol::tcp));
+  const auto r = run(host, st(), request(iperf_role::client, iperf_protocol::tcp), limits());
   ASSERT_TRUE(r.mbit_per_second) << host.log.text();
   EXPECT_GT(*r.mbit_per_second, 50.0) << "an unshaped link";
   EXPECT_TRUE(r.errors.empty()) << host.log.text();
@@ -118,7 +102,7 @@ TEST(FirmwareRunMcuSimFault, ErrorLineIsQuotedInTheReport) {
   const auto server = peer_server(true);
   mcu_sim sim({"--error-line", error});
   host_console host(sim.tty);
-  const auto r = run(host, request(iperf_role::client, iperf_protocol::udp, 1));
+  const auto r = run(host, st(), request(iperf_role::client, iperf_protocol::udp, 1), limits());
   EXPECT_THAT(r.errors, ElementsAre(error)) << host.log.text();
   EXPECT_FALSE(r.mbit_per_second);
 }
@@ -151,7 +135,7 @@ TEST(FirmwareRunMcuSimFault, ADroppedByteIsRetypedOnceAndTheRunWorks) {
   const auto server = peer_server(true);
   mcu_sim sim({"--drop-every", "5", "--drop-limit", "1"});
   host_console host(sim.tty, 500ms);
-  const auto r = run(host, request(iperf_role::client, iperf_protocol::udp));
+  const auto r = run(host, st(), request(iperf_role::client, iperf_protocol::udp), limits());
   ASSERT_TRUE(r.mbit_per_second) << host.log.text();
   EXPECT_NEAR(*r.mbit_per_second, 20.0, 2.0);
   EXPECT_THAT(host.log.text(), HasSubstr("typing it again"));

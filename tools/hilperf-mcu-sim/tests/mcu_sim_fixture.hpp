@@ -1,5 +1,6 @@
 // What the emulator's netns tests share (mcu_sim_test.cpp: the rows and the shell;
-// mcu_sim_fault_test.cpp: the fault switches): the emulator started in the DUT namespace of this
+// mcu_sim_fault_test.cpp: the fault switches; firmware_run_test.cpp, zperf_esp_run_test.cpp: runs
+// through hil::firmware): the emulator started in the DUT namespace of this
 // run's bench, a host at its console with hilperf's ST67W6X dialect, stock iPerf 2 in the peer
 // namespace. Port 5001 is fixed on purpose: the peer namespace belongs to this test process alone.
 #pragma once
@@ -15,6 +16,7 @@
 #include "hil/console/terminal.hpp"
 #include "hil/console/transcript.hpp"
 #include "hil/firmware/dialect.hpp"
+#include "hil/firmware/firmware_run.hpp"
 #include "hil/sys/child_process.hpp"
 #include "hil/sys/cidr.hpp"
 #include "hil/sys/process.hpp"
@@ -100,9 +102,13 @@ inline std::unique_ptr<hil::sys::child_process> peer_iperf(std::vector<std::stri
   return std::make_unique<hil::sys::child_process>(in_netns(bench().peer_netns, args));
 }
 
-inline std::unique_ptr<hil::sys::child_process> peer_server(bool udp) {
-  auto server = peer_iperf(udp ? std::vector<std::string>{"-s", "-u", "-p", "5001"}
-                               : std::vector<std::string>{"-s", "-p", "5001"});
+// Stock iPerf 2's server on port 5001 in the peer namespace, with more of its flags, listening.
+inline std::unique_ptr<hil::sys::child_process> peer_server(bool udp,
+                                                            std::vector<std::string> more = {}) {
+  std::vector<std::string> args{"-s", "-p", "5001"};
+  if (udp) args.emplace_back("-u");
+  args.insert(args.end(), more.begin(), more.end());
+  auto server = peer_iperf(args);
   EXPECT_TRUE(server->wait_for_output("Server listening", 10s)) << server->output();
   const std::string state = udp ? "-lun" : "-ltn";
   EXPECT_TRUE(hil::test::eventually(
@@ -113,6 +119,24 @@ inline std::unique_ptr<hil::sys::child_process> peer_server(bool udp) {
       },
       5s));
   return server;
+}
+
+// A case's limits for a run on the emulator, reset being the firmware's reset command.
+inline hil::firmware::run_limits limits(const std::string& reset = "reset") {
+  hil::firmware::run_limits l;
+  l.prompt_timeout = 5s;
+  l.end_slack = 10s;
+  l.reset_command = reset;
+  return l;
+}
+
+// A run through firmware_run with dialect d: woken, started, finished.
+inline hil::firmware::firmware_report run(host_console& host, const hil::firmware::dialect& d,
+                                          const iperf_request& r,
+                                          const hil::firmware::run_limits& l) {
+  hil::firmware::wake(host.term, d, l);
+  hil::firmware::firmware_run dut(host.term, d, r, l);
+  return dut.finish();
 }
 
 }  // namespace hil::mcu_sim::test

@@ -24,36 +24,10 @@ using namespace hil::mcu_sim::test;
 const hil::firmware::dialect& zp() { return hil::firmware::zperf(); }
 const hil::firmware::dialect& esp() { return hil::firmware::esp_idf(); }
 
-run_limits limits(const std::string& reset) {
-  run_limits l;
-  l.prompt_timeout = 5s;
-  l.end_slack = 10s;
-  l.reset_command = reset;
-  return l;
-}
-
-// A run through firmware_run: woken, started, finished.
-hil::firmware::firmware_report run(host_console& host, const hil::firmware::dialect& d,
-                                   const iperf_request& r, const run_limits& l) {
-  hil::firmware::wake(host.term, d, l);
-  firmware_run run(host.term, d, r, l);
-  return run.finish();
-}
-
 // Stock iPerf 2's server at the peer end, printing its figures in bytes and bits/s (-f b) so they
 // compare exactly with the firmware's.
 std::unique_ptr<hil::sys::child_process> counting_server(bool udp) {
-  auto server = peer_iperf(udp ? std::vector<std::string>{"-s", "-u", "-p", "5001", "-f", "b"}
-                               : std::vector<std::string>{"-s", "-p", "5001", "-f", "b"});
-  EXPECT_TRUE(server->wait_for_output("Server listening", 10s)) << server->output();
-  EXPECT_TRUE(hil::test::eventually(
-      [&] {
-        const auto r = hil::sys::run(
-            in_netns(bench().peer_netns, {"ss", "-H", udp ? "-lun" : "-ltn", "sport = :5001"}));
-        return r.output.find("5001") != std::string::npos;
-      },
-      5s));
-  return server;
+  return peer_server(udp, {"-f", "b"});
 }
 
 // What stock iPerf 2 at the peer end printed about its traffic.

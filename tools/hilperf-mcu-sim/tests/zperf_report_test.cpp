@@ -11,15 +11,18 @@
 #include <string>
 #include <vector>
 
-#include "hil/console/expect_buffer.hpp"
+#include "dialect_read_back.hpp"
 #include "hil/firmware/dialect.hpp"
 #include "iperf2_text.hpp"
+#include "shell_plumbing.hpp"
 #include "stock_iperf.hpp"
 #include "zperf_text.hpp"
 
 namespace hil::mcu_sim {
 namespace {
 
+using test::read_back;
+using test::report_request;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -59,36 +62,6 @@ zperf::upload upload_of(const std::string& command) {
   const auto c = zperf::parse_command(words);
   EXPECT_TRUE(std::holds_alternative<zperf::upload>(c)) << command;
   return std::holds_alternative<zperf::upload>(c) ? std::get<zperf::upload>(c) : zperf::upload{};
-}
-
-// The shell's output conversion (LF to CR LF), as the firmware sends it.
-std::string crlf(const std::string& text) {
-  std::string out;
-  for (const char c : text) out += c == '\n' ? std::string("\r\n") : std::string(1, c);
-  return out;
-}
-
-// A case's reading of console through the dialect's end markers, in reads of split bytes.
-firmware::firmware_report read_back(const firmware::iperf_request& r, const std::string& console,
-                                    std::size_t split) {
-  const auto& z = firmware::zperf();
-  console::expect_buffer b;
-  const auto markers = z.end_markers(r);
-  for (std::size_t at = 0; at < console.size(); at += split) {
-    b.feed(std::string_view(console).substr(at, split));
-    if (const auto m = b.take(markers)) return z.parse(m->before + m->matched);
-  }
-  ADD_FAILURE() << "no end marker in " << console;
-  return {};
-}
-
-firmware::iperf_request request(firmware::iperf_role role, firmware::iperf_protocol protocol) {
-  firmware::iperf_request r;
-  r.role = role;
-  r.protocol = protocol;
-  r.peer_address = "198.18.0.195";
-  r.bitrate_bps = 27'000'000;
-  return r;
 }
 
 TEST(McuSimZperfText, ReadsTheCommandsHilperfTypesAndRefusesAsTheShellDoes) {
@@ -160,8 +133,10 @@ TEST(McuSimZperfReport, AUdpUploadsStatisticsReadBackByTheDialect) {
                                    "\n" + u.said[1] + "\n" + zperf::upload_start(u) + stats) +
                               zperf::prompt();
   for (const std::size_t split : {1U, 7U, 4096U}) {
-    const auto r = read_back(request(firmware::iperf_role::client, firmware::iperf_protocol::udp),
-                             console, split);
+    const auto r =
+        read_back(firmware::zperf(),
+                  report_request(firmware::iperf_role::client, firmware::iperf_protocol::udp),
+                  console, split);
     EXPECT_EQ(r.mbit_per_second, 26.97) << split << ": the server's figure";
     EXPECT_EQ(r.seconds, 10.0) << split;
     EXPECT_EQ(r.total, 32959U) << split;
@@ -190,7 +165,8 @@ TEST(McuSimZperfReport, ATcpUploadsStatistics) {
             "-\nUpload completed!\nDuration:\t10.02 s\nNum packets:\t28672\nNum errors:\t0 (retry "
             "or fail)\nRate:\t\t23.43 Mbps\n");
   const auto r = read_back(
-      request(firmware::iperf_role::client, firmware::iperf_protocol::tcp),
+      firmware::zperf(),
+      report_request(firmware::iperf_role::client, firmware::iperf_protocol::tcp),
       crlf("zperf tcp upload 198.18.0.195 5001 10 1024\n" + zperf::upload_start(u) + stats) +
           zperf::prompt(),
       5);
@@ -220,8 +196,10 @@ TEST(McuSimZperfReport, ADownloadSessionsReportPieceByPiece) {
       zperf::prompt() + crlf(zperf::asynchronous(zperf::session_started(run_protocol::udp), ""));
   for (const auto& p : pieces) console += crlf(zperf::asynchronous(p, ""));
   for (const std::size_t split : {1U, 13U, 4096U}) {
-    const auto d = read_back(request(firmware::iperf_role::server, firmware::iperf_protocol::udp),
-                             console, split);
+    const auto d =
+        read_back(firmware::zperf(),
+                  report_request(firmware::iperf_role::server, firmware::iperf_protocol::udp),
+                  console, split);
     EXPECT_EQ(d.lost, 12U) << split;
     EXPECT_EQ(d.total, 24350U) << split;
     EXPECT_TRUE(d.errors.empty()) << split;

@@ -14,6 +14,7 @@
 #include "hil/console/transcript.hpp"
 #include "hil/shell/file_transfer.hpp"
 #include "hil/sys/child_process.hpp"
+#include "hil/tests/temp_dir.hpp"
 
 namespace {
 
@@ -42,6 +43,16 @@ class board_console {
   hil::sys::child_process process_;
   std::string device_;
 };
+
+// How many times what stands in text.
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// What put_file types to ask the board for the tools it needs (file_transfer.cpp).
+constexpr const char* asked_for_tools = "command -v $t >/dev/null";
 
 class ShellSession : public ::testing::Test {
  protected:
@@ -115,6 +126,10 @@ TEST_F(ShellSession, AFileCrossesTheConsoleBothWaysUnchangedAndIsSentOnce) {
             hil::shell::put_outcome::sent);
   EXPECT_EQ(hil::shell::put_file(shell, content, remote, 0700, deadline),
             hil::shell::put_outcome::already_there);
+  EXPECT_EQ(hil::shell::put_file(shell, "other", remote + ".other", 0600, deadline),
+            hil::shell::put_outcome::sent);
+  EXPECT_EQ(occurrences(log_.text(), asked_for_tools), 1U)
+      << "the board is asked for its tools once a session: " << log_.text();
   EXPECT_EQ(shell.capture("stat -c %a " + remote, deadline).output, "700\n");
   EXPECT_EQ(hil::shell::get_file(shell, remote, deadline), content);
   EXPECT_FALSE(hil::shell::get_file(shell, remote + ".absent", deadline).has_value());
@@ -126,7 +141,34 @@ TEST_F(ShellSession, AFileCrossesTheConsoleBothWaysUnchangedAndIsSentOnce) {
                 .status,
             0);
   EXPECT_EQ(hil::shell::get_file(shell, remote, deadline), content);
-  shell.capture("rm -f " + remote, deadline);
+  shell.capture("rm -f " + remote + " " + remote + ".other", deadline);
+}
+
+TEST_F(ShellSession, ABoardWithoutATransfersToolsIsNamedAndAskedOnce) {
+  // A board whose shell finds head, chmod, mv and stty but neither base64 nor sha256sum.
+  const hil::test::temp_dir bin("hilperf-shell-tools");
+  auto port = open_port();
+  hil::shell::shell_session shell(port, log_, options_);
+  const auto deadline = clock::now() + 30s;
+  const std::string dir = hil::shell::shell_word(bin.path().string());
+  ASSERT_EQ(shell
+                .capture("(set -e; for t in head chmod mv stty; do ln -s \"$(command -v $t)\" " +
+                             dir + "/$t; done) && PATH=" + dir,
+                         deadline)
+                .status,
+            0)
+      << log_.text();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    try {
+      (void)hil::shell::put_file(shell, "x", "/tmp/hilperf-shell-never", 0600, deadline);
+      ADD_FAILURE() << "a board without base64 took a file: " << log_.text();
+    } catch (const hil::shell::shell_error& e) {
+      EXPECT_THAT(e.what(), HasSubstr("the board at " + console_.device() +
+                                      " at 115200 baud has no base64, sha256sum: files cannot "
+                                      "cross its console"));
+    }
+  }
+  EXPECT_EQ(occurrences(log_.text(), asked_for_tools), 1U) << log_.text();
 }
 
 TEST(ShellSessionFault, AConsoleWithoutAShellFailsNamingThePortAndTheLastLine) {
