@@ -39,18 +39,25 @@ std::vector<console::pattern> ready(const iperf_request& r) {
                                         : "[TCP Server] Socket created")};
 }
 
+// The summary of the whole run; the abort's answer; a traffic task that gave up (its E line
+// after the socket's W line, and no summary follows); a command the console does not know.
 std::vector<console::pattern> end_markers(const iperf_request& r) {
-  return {console::pattern::regex(
-              fmt::format(R"(\[\s*\d+\]\s+0\.0-\s*{}\.0 sec[^\n]*\n)", r.duration.count())),
-          console::pattern::literal("DONE.IPERF_STOP,OK")};
+  return {
+      console::pattern::regex(
+          fmt::format(R"(\[\s*\d+\]\s+0\.0-\s*{}\.0 sec[^\n]*\n)", r.duration.count())),
+      console::pattern::literal("DONE.IPERF_STOP,OK"),
+      console::pattern::regex(R"(an error occurred while running (?:tcp|udp) (?:server|client))"),
+      console::pattern::literal("Unrecognized command")};
 }
 
 // `[  1]  0.0-10.0 sec\t32.42 MBytes\t27.20 Mbits/sec` (the format's %c: M or K bits).
 const std::regex summary_line(
     R"(\[\s*\d+\]\s+0\.0-\s*(\d+\.\d+) sec\s+[\d.]+ [KMG]?Bytes\s+([\d.]+) ([KMG])bits/sec)");
 // A socket's failure, logged as a warning: `W (1234) iperf: udp client send error, error code:
-// 12, reason: Out of memory`, and the shell's refusals.
-const std::regex error_line(R"([^\n]*error, error code: \d+[^\n]*|Command not found[^\n]*)");
+// 12, reason: Out of memory`; the traffic task's `E (1240) iperf: iperf_traffic_task(621): an
+// error occurred while running udp client` after it; the console's refusals.
+const std::regex error_line(
+    R"([^\n]*error, error code: \d+[^\n]*|an error occurred while running (?:tcp|udp) (?:server|client)|Unrecognized command|Command not found[^\n]*)");
 
 firmware_report parse(std::string_view text) {
   firmware_report r;

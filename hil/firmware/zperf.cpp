@@ -71,8 +71,17 @@ const std::regex download_counts(R"(received packets:\s+(\d+)[\s\S]*?nb packets 
 const std::regex error_line(
     R"((?:UDP|TCP) upload failed \(-?\d+\)|UDP session error\.|(?:UDP|TCP) server already started!|LAST PACKET NOT RECEIVED!!!)");
 
-firmware_report parse(std::string_view text) {
+// A download's report is printed by another thread through the shell, which draws its prompt
+// again around each print, so with the colours taken out a figure reads
+// ` rate:\t\t\tuart:~$ 26.99 Mbps`: the prompt's text is taken out before the figures are read.
+std::string without_prompts(std::string_view text) {
+  static const std::regex redrawn(R"(uart:~\$ ?)");
+  return std::regex_replace(std::string(text), redrawn, "");
+}
+
+firmware_report parse(std::string_view raw) {
   firmware_report r;
+  const std::string text = without_prompts(raw);
   if (const auto rates = detail::matches(text, rate_line); !rates.empty()) {
     // The last `Rate:` line: an upload's statistics come after the rate it announced, and
     // their line gives the server's figure first.

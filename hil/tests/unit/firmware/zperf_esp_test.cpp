@@ -111,6 +111,28 @@ TEST(Zperf, ADownloadsSessionReportAndAFailedUpload) {
   EXPECT_THAT(z.parse("Rate:\t\t\t950 Kbps\t(951 Kbps)\n").mbit_per_second, 0.95);
 }
 
+TEST(Zperf, ADownloadsReportReadsThroughThePromptsTheShellDrawsAgain) {
+  // As the shell sends it (Zephyr's shell_vfprintf from another thread): each print erases the
+  // prompt, prints, and draws the coloured prompt again, so a label and its figure arrive with a
+  // prompt between them.
+  const std::string p = "\x1b[1;32muart:~$ \x1b[m\x1b[8D\x1b[J";
+  const std::string download =
+      "zperf udp download 5001\r\nUDP server started on port 5001\r\n" + p + "End of session!\r\n" +
+      p + " duration:\t\t" + p + "5.00 s" + p + "\r\n" + p + " received packets:\t11482\r\n" + p +
+      " nb packets lost:\t0\r\n" + p + " nb packets outorder:\t0\r\n" + p + " jitter:\t\t\t" + p +
+      "370 us" + p + "\r\n" + p + " rate:\t\t\t" + p + "26.99 Mbps" + p + "\r\n" + p;
+  const auto& z = hil::firmware::zperf();
+  for (const std::size_t split : {1U, 7U, 4096U}) {
+    const auto run =
+        through_end(z, request(iperf_role::server, iperf_protocol::udp), download, split);
+    const auto r = z.parse(run.text);
+    EXPECT_EQ(r.mbit_per_second, 26.99) << split;
+    EXPECT_EQ(r.seconds, 5.0) << split;
+    EXPECT_EQ(r.lost, 0U) << split;
+    EXPECT_EQ(r.total, 11482U) << split;
+  }
+}
+
 TEST(EspIdf, CommandsUseDecimalSuffixesAndOneReportOfTheWholeRun) {
   const auto& e = hil::firmware::esp_idf();
   EXPECT_EQ(e.command(request(iperf_role::client, iperf_protocol::udp)),
@@ -144,6 +166,29 @@ TEST(EspIdf, TheSummaryOfTheRunsLengthEndsIt) {
 }
 
 // A server's ready line as each prints it; a client has none (its command starts it).
+TEST(EspIdf, ATrafficTaskThatGaveUpEndsTheRunQuotingBothLines) {
+  // No summary follows: the socket's W line, then the traffic task's E line, then the prompt.
+  const auto& e = hil::firmware::esp_idf();
+  const std::string console =
+      "iperf -c 198.18.0.195 -u -b 27m -t 10 -i 10\n"
+      "W (5300) iperf(id=1): sendto error, error code: 12, reason: Out of memory\n"
+      "E (5301) iperf: iperf_traffic_task(621): an error occurred while running udp client\n"
+      "iperf> ";
+  for (const std::size_t split : {1U, 9U, 4096U}) {
+    const auto run =
+        through_end(e, request(iperf_role::client, iperf_protocol::udp), console, split);
+    EXPECT_THAT(
+        e.parse(run.text).errors,
+        ElementsAre("W (5300) iperf(id=1): sendto error, error code: 12, reason: Out of memory",
+                    "an error occurred while running udp client"))
+        << split;
+  }
+  const auto unknown =
+      through_end(e, request(iperf_role::client, iperf_protocol::tcp),
+                  "iperf -c 198.18.0.195 -t 10 -i 10\nUnrecognized command\niperf> ", 5);
+  EXPECT_THAT(e.parse(unknown.text).errors, ElementsAre("Unrecognized command"));
+}
+
 TEST(Dialects, AServersReadyMarker) {
   const auto& z = hil::firmware::zperf();
   const auto& e = hil::firmware::esp_idf();
