@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "hil/sys/process.hpp"
+#include "shell_plumbing.hpp"
 
 namespace hil::mcu_sim {
 namespace {
@@ -18,19 +19,6 @@ using namespace std::chrono_literals;
 constexpr auto reply_timeout = 3500ms;  // how long the firmware waits for each reply
 constexpr int max_size = 1470;          // its usage text's largest payload
 constexpr auto stop_grace = 1000ms;
-
-std::vector<std::string> words_of(std::string_view s) {
-  std::vector<std::string> words;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto start = s.find_first_not_of(' ', i);
-    if (start == std::string_view::npos) break;
-    const auto stop = s.find(' ', start);
-    words.emplace_back(s.substr(start, stop - start));
-    i = stop == std::string_view::npos ? s.size() : stop;
-  }
-  return words;
-}
 
 // A whole positive number, or 0 when the word is not one.
 int positive(const std::string& word) {
@@ -46,7 +34,7 @@ const std::regex reply_line(R"(bytes from [^:]+: icmp_seq=\d+ ttl=\d+ time=([0-9
 }  // namespace
 
 ping_command parse_ping(std::string_view arguments) {
-  const auto words = words_of(arguments);
+  const auto words = words_of(std::string(arguments));
   if (words.empty()) return ping_refusal{{"Missing IPv4 address argument"}};
   in_addr address{};
   if (::inet_pton(AF_INET, words[0].c_str(), &address) != 1) {

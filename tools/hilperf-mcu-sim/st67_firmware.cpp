@@ -74,9 +74,7 @@ std::string st67_firmware::run_iperf(const std::string& arguments, clock::time_p
     return st67::log_line("DEBUG", tick_ms(now), "ShellTask", "iperf.c:1080", "iperf is running") +
            '\n';
   }
-  run_settings rs = settings_.run;
-  ++runs_started_;
-  if (settings_.error_runs > 0 && runs_started_ > settings_.error_runs) rs.error_line.reset();
+  const run_settings rs = plumbing_.start(settings_, now);
   try {
     run_ = std::make_unique<iperf_run>(std::get<iperf_args>(c), rs, now);
   } catch (const std::system_error& e) {
@@ -84,9 +82,6 @@ std::string st67_firmware::run_iperf(const std::string& arguments, clock::time_p
     run_.reset();
     return "[iperf] create task iperf_traffic failed\n";
   }
-  run_start_ = now;
-  next_log_ = now + settings_.log_every;
-  error_logged_ = false;
   return {};
 }
 
@@ -128,12 +123,8 @@ std::string st67_firmware::poll_ping(clock::time_point now) {
 
 std::string st67_firmware::other_tasks(clock::time_point now) {
   std::string out;
-  if (settings_.log_every.count() > 0 && now >= next_log_) {
-    next_log_ = now + settings_.log_every;
-    out += "ST67W6X Wi-Fi: station link up, RSSI -48 dBm\n";
-  }
-  if (settings_.log_error && !error_logged_ && now >= run_start_ + error_log_delay) {
-    error_logged_ = true;
+  if (plumbing_.status_due(settings_, now)) out += "ST67W6X Wi-Fi: station link up, RSSI -48 dBm\n";
+  if (plumbing_.error_due(settings_, now)) {
     out += st67::log_line("ERROR", tick_ms(now), "ST67W6XTask", "w61_at_common.c:375",
                           "sem_if_ready not received") +
            '\n';

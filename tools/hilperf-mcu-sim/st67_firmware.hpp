@@ -19,6 +19,7 @@
 #include "iperf_run.hpp"
 #include "line_editor.hpp"
 #include "ping_run.hpp"
+#include "shell_plumbing.hpp"
 
 namespace hil::mcu_sim {
 
@@ -46,12 +47,9 @@ class st67_firmware final : public simulated_firmware {
   line_editor editor_;
   clock::time_point last_typed_;
   std::unique_ptr<iperf_run> run_;
+  run_plumbing plumbing_;           // the runs started, the other tasks' lines
   std::unique_ptr<ping_run> ping_;  // while it runs, the shell holds what is typed
   std::string held_;
-  clock::time_point run_start_;
-  clock::time_point next_log_;
-  bool error_logged_ = false;
-  int runs_started_ = 0;
 };
 
 }  // namespace hil::mcu_sim
