@@ -9,6 +9,7 @@
 #include "fixtures/peer_auth.hpp"
 #include "hil/measure/frames.hpp"
 #include "hil/measure/rfc2544_burst.hpp"
+#include "hil/sys/install_paths.hpp"
 
 namespace hil::cases {
 
@@ -128,7 +129,17 @@ void frame_size_test::prepare() {
   // The bucket must take the largest frame either end may send (the control connection's too).
   const int largest = std::max(ctx().link.mtu(ifname()), p.sim.peer_mtu) + 18;
   const int sim_port_mbit = p.sim.frame_port_mbit > 0 ? p.sim.frame_port_mbit : p.sim.shape_mbit;
-  if (p.peer.mode == profile::peer_mode::sim && sim_port_mbit > 0) {
+  if (p.peer.mode == profile::peer_mode::sim && sim_port_mbit > 0 &&
+      p.sim.frame_port == profile::sim_frame_port::xdp) {
+    // hilperf-xdp-port: $HILPERF_XDP_PORT_BINARY, else the installed one, else the build tree's.
+    const auto binary = sys::locate_installed("HILPERF_XDP_PORT_BINARY", HIL_XDP_PORT_INSTALLED,
+                                              HIL_XDP_PORT_BINARY);
+    xdp_port_.emplace(bench::layout_of(p), sim_port_mbit, bench::xdp_bucket_bytes(c.frame, largest),
+                      binary);
+    std::cout << "simulated port in XDP, " << sim_port_mbit
+              << " Mbit/s: " << xdp_port_->description();
+    rest_ = 100ms + xdp_port_->drain_time();
+  } else if (p.peer.mode == profile::peer_mode::sim && sim_port_mbit > 0) {
     port_.emplace(bench::layout_of(p), sim_port_mbit, largest);
     rest_ = 100ms + port_->drain_time();
   } else {

@@ -1,0 +1,62 @@
+#include "hil/bench/xdp_port.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "hil/sys/child_process.hpp"
+
+namespace hil::bench {
+
+std::uint64_t xdp_bucket_bytes(int frame_bytes, int max_frame_bytes) {
+  constexpr std::uint64_t frame_cost = 20;  // preamble and start delimiter 8, gap 12
+  return std::max(veth_ring_frames * (static_cast<std::uint64_t>(frame_bytes) + frame_cost),
+                  2 * (static_cast<std::uint64_t>(max_frame_bytes) + frame_cost));
+}
+
+xdp_ethernet_port::xdp_ethernet_port(sim_layout l, int mbit, std::uint64_t bucket_bytes,
+                                     const std::filesystem::path& port_binary)
+    : layout_(std::move(l)), mbit_(mbit), bucket_bytes_(bucket_bytes) {
+  shape(layout_.dut_netns, layout_.dut_interface, 0);
+  try {
+    shape(layout_.peer_netns, layout_.peer_interface, 0);
+    program_ = std::make_unique<sys::child_process>(std::vector<std::string>{
+        port_binary.string(), "--mbit", std::to_string(mbit), "--bucket-bytes",
+        std::to_string(bucket_bytes), layout_.dut_netns + ":" + layout_.dut_interface,
+        layout_.peer_netns + ":" + layout_.peer_interface});
+    if (!program_->wait_for_output("\nready\n", std::chrono::seconds(20))) {
+      throw std::system_error(std::make_error_code(std::errc::operation_not_supported),
+                              "the simulated port in XDP (sim.frame_port = \"xdp\") did not "
+                              "start: " +
+                                  program_->output());
+    }
+  } catch (...) {
+    program_.reset();
+    restore_shaping(layout_);
+    throw;
+  }
+}
+
+std::chrono::milliseconds xdp_ethernet_port::drain_time() const {
+  const double bits = 8.0 * static_cast<double>(bucket_bytes_);
+  return std::chrono::milliseconds(static_cast<long>(std::ceil(1000 * bits / (mbit_ * 1e6))));
+}
+
+std::string xdp_ethernet_port::description() const {
+  const auto text = program_->output();
+  return text.substr(0, text.find("ready\n"));
+}
+
+xdp_ethernet_port::~xdp_ethernet_port() {
+  const int status = program_->stop(std::chrono::seconds(10));
+  if (status != 0) {
+    std::cerr << "hilperf: the simulated port in XDP did not stop cleanly (exit status " << status
+              << "): " << program_->output() << '\n';
+  }
+  restore_shaping(layout_);
+}
+
+}  // namespace hil::bench
