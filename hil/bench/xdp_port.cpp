@@ -52,9 +52,12 @@ std::string xdp_ethernet_port::description() const {
 
 xdp_ethernet_port::~xdp_ethernet_port() {
   const int status = program_->stop(std::chrono::seconds(10));
+  const auto text = program_->output();
   if (status != 0) {
     std::cerr << "hilperf: the simulated port in XDP did not stop cleanly (exit status " << status
-              << "): " << program_->output() << '\n';
+              << "): " << text << '\n';
+  } else if (const auto at = text.find("\nready\n"); at != std::string::npos) {
+    std::cout << text.substr(at + 7);  // each end's passed and dropped frames: the case's log
   }
   restore_shaping(layout_);
 }

@@ -44,7 +44,9 @@ class xdp_ethernet_port {
  public:
   xdp_ethernet_port(sim_layout l, int mbit, std::uint64_t bucket_bytes,
                     const std::filesystem::path& port_binary);
-  ~xdp_ethernet_port();  // stops the program (it detaches), restores tbf; reports, never throws
+  // Stops the program (it detaches), prints each end's passed and dropped frames, restores tbf;
+  // reports a failure on stderr, never throws.
+  ~xdp_ethernet_port();
   xdp_ethernet_port(const xdp_ethernet_port&) = delete;
   xdp_ethernet_port& operator=(const xdp_ethernet_port&) = delete;
 
