@@ -18,15 +18,17 @@ std::uint64_t xdp_bucket_bytes(int frame_bytes, int max_frame_bytes) {
 }
 
 xdp_ethernet_port::xdp_ethernet_port(sim_layout l, int mbit, std::uint64_t bucket_bytes,
-                                     const std::filesystem::path& port_binary)
+                                     const std::filesystem::path& port_binary, int napi_cpu)
     : layout_(std::move(l)), mbit_(mbit), bucket_bytes_(bucket_bytes) {
   shape(layout_.dut_netns, layout_.dut_interface, 0);
   try {
     shape(layout_.peer_netns, layout_.peer_interface, 0);
-    program_ = std::make_unique<sys::child_process>(std::vector<std::string>{
-        port_binary.string(), "--mbit", std::to_string(mbit), "--bucket-bytes",
-        std::to_string(bucket_bytes), layout_.dut_netns + ":" + layout_.dut_interface,
-        layout_.peer_netns + ":" + layout_.peer_interface});
+    std::vector<std::string> argv{port_binary.string(), "--mbit", std::to_string(mbit),
+                                  "--bucket-bytes", std::to_string(bucket_bytes)};
+    if (napi_cpu >= 0) argv.insert(argv.end(), {"--napi-cpu", std::to_string(napi_cpu)});
+    argv.push_back(layout_.dut_netns + ":" + layout_.dut_interface);
+    argv.push_back(layout_.peer_netns + ":" + layout_.peer_interface);
+    program_ = std::make_unique<sys::child_process>(std::move(argv));
     if (!program_->wait_for_output("\nready\n", std::chrono::seconds(20))) {
       throw std::system_error(std::make_error_code(std::errc::operation_not_supported),
                               "the simulated port in XDP (sim.frame_port = \"xdp\") did not "

@@ -42,8 +42,10 @@ inline constexpr std::uint64_t veth_ring_frames = 256;
 // build, no privileges, the kernel's refusal) when it does not get ready within 20 s.
 class xdp_ethernet_port {
  public:
+  // napi_cpu ≥ 0: the receiving ends' NAPI threads (real-time) kept on that CPU, away from a
+  // sender pinned elsewhere, whose catch-up after their preemption would exceed the bucket.
   xdp_ethernet_port(sim_layout l, int mbit, std::uint64_t bucket_bytes,
-                    const std::filesystem::path& port_binary);
+                    const std::filesystem::path& port_binary, int napi_cpu = -1);
   // Stops the program (it detaches), prints each end's passed and dropped frames, restores tbf;
   // reports a failure on stderr, never throws.
   ~xdp_ethernet_port();

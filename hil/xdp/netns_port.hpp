@@ -15,17 +15,21 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "hil/xdp/port_shaper.hpp"
 
 namespace hil::xdp {
 
 // The receiving end's NAPI as a kernel thread of its own for this object's life (GRO on first: a
-// veth has a NAPI only once GRO or XDP is on). Each setting is put back as it was on destruction
-// (a failure is reported on stderr). Throws std::system_error quoting the command that failed.
+// veth has a NAPI only once GRO or XDP is on), real-time (SCHED_FIFO 50) when this object made
+// it, so the emulated port is never held up behind a busy process. Each setting is put back as it
+// was on destruction (a failure is reported on stderr). Throws std::system_error quoting the
+// command that failed.
 class napi_thread {
  public:
-  napi_thread(std::string netns, std::string ifname);
+  // cpu ≥ 0: the threads kept on that CPU too (away from a sender on another one).
+  napi_thread(std::string netns, std::string ifname, int cpu = -1);
   ~napi_thread();
   napi_thread(const napi_thread&) = delete;
   napi_thread& operator=(const napi_thread&) = delete;
@@ -33,15 +37,18 @@ class napi_thread {
  private:
   std::string netns_;
   std::string ifname_;
-  std::string gro_before_;       // "on" or "off"
-  std::string threaded_before_;  // "0" or "1"
+  std::string gro_before_;             // "on" or "off"
+  std::string threaded_before_;        // "0" or "1"
+  std::vector<std::string> realtime_;  // pids of the NAPI threads made SCHED_FIFO 50 here
 };
 
 class netns_port {
  public:
   // Threads ifname's receive poll, then attaches and configures the port emulation there. Throws
   // std::system_error naming the namespace and interface (port_shaper's and napi_thread's causes).
-  netns_port(const std::string& netns, const std::string& ifname, const port_setting& s);
+  // napi_cpu: as napi_thread's cpu.
+  netns_port(const std::string& netns, const std::string& ifname, const port_setting& s,
+             int napi_cpu = -1);
   ~netns_port();  // detaches in the namespace, then puts the NAPI back; never throws
   netns_port(const netns_port&) = delete;
   netns_port& operator=(const netns_port&) = delete;

@@ -26,6 +26,7 @@ namespace {
 struct port_options {
   int mbit = 0;
   std::uint64_t bucket_bytes = 0;
+  int napi_cpu = -1;
   std::vector<std::string> ends;  // NETNS:IFNAME
 };
 
@@ -89,6 +90,9 @@ int main(int argc, char** argv) {
                  "wire bytes the port lets through back to back (at least the receiving ring's "
                  "frames)")
       ->required();
+  app.add_option("--napi-cpu", o.napi_cpu,
+                 "keep the receiving ends' NAPI threads on this CPU (default: anywhere)")
+      ->check(CLI::Range(0, 4095));
   app.add_option("ends", o.ends, "NETNS:IFNAME, each a receiving end of the port")->required();
   CLI11_PARSE(app, argc, argv);
   try {
