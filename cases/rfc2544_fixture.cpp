@@ -186,11 +186,15 @@ auto frame_size_test::witnessed(Runner run, Besides others) const {
   if (path().dut_receives()) return run();
   // Read after the test's end: its results exchange went out behind the last frame, so the
   // frames still queued at the end have left by then.
+  // The port emulated in XDP sits behind the DUT's interface, on the peer's end: what it dropped
+  // was counted out by the DUT's interface but not carried.
+  const std::uint64_t dropped_before = xdp_port_ ? xdp_port_->peer_end_drops() : 0;
   const auto before = ctx().link.counters(ifname());
   auto out = run();
   const auto grown = link::delta(before, ctx().link.counters(ifname()));
+  const std::uint64_t dropped = xdp_port_ ? xdp_port_->peer_end_drops() - dropped_before : 0;
   if (auto& stream = stream_of(out); !grown.reset_seen) {
-    const std::uint64_t besides = others(out);
+    const std::uint64_t besides = others(out) + dropped;
     stream.port_carried = grown.growth.tx_packets - std::min(besides, grown.growth.tx_packets);
   }
   return out;

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <utility>
 
 #include "hil/sys/child_process.hpp"
+#include "hil/sys/process.hpp"
 
 namespace hil::bench {
 
@@ -45,6 +47,16 @@ xdp_ethernet_port::xdp_ethernet_port(sim_layout l, int mbit, std::uint64_t bucke
 std::chrono::milliseconds xdp_ethernet_port::drain_time() const {
   const double bits = 8.0 * static_cast<double>(bucket_bytes_);
   return std::chrono::milliseconds(static_cast<long>(std::ceil(1000 * bits / (mbit_ * 1e6))));
+}
+
+std::uint64_t xdp_ethernet_port::peer_end_drops() const {
+  std::istringstream lines(sys::run_checked(
+      {"ip", "netns", "exec", layout_.peer_netns, "ethtool", "-S", layout_.peer_interface}));
+  std::uint64_t drops = 0;
+  for (std::string name, value; lines >> name >> value;) {
+    if (name.starts_with("rx_queue_") && name.ends_with("_xdp_drops:")) drops += std::stoull(value);
+  }
+  return drops;
 }
 
 std::string xdp_ethernet_port::description() const {

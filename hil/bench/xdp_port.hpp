@@ -55,6 +55,10 @@ class xdp_ethernet_port {
   // How long the bucket takes to fill again from empty: a trial started sooner after one above the
   // rate finds less than a full bucket.
   [[nodiscard]] std::chrono::milliseconds drain_time() const;
+  // The frames the port has dropped so far on the peer's end (what the DUT's port counted out and
+  // the port did not carry): the veth's own xdp_drops (ethtool -S), which it counts in native XDP
+  // only. Throws std::system_error quoting ethtool when it cannot be read.
+  [[nodiscard]] std::uint64_t peer_end_drops() const;
   // What hilperf-xdp-port said: the attach mode of each end (native, or generic and why).
   [[nodiscard]] std::string description() const;
 
