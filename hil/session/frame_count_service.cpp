@@ -23,7 +23,7 @@ frame_count_service::frame_count_service(const std::string& local, const std::st
   if (!request.xdp) {
     why_ = "the client asked for the socket's count";
   } else if (!xdp) {
-    why_ = "this server counts on its socket only (hilperf-peer counts in XDP)";
+    why_ = "this server does not count in XDP (hilperf-peer does, unless started with --no-xdp)";
   } else {
     try {
       xdp_ = xdp(local, socket_.udp_port());

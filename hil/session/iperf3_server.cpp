@@ -583,7 +583,11 @@ awaitable<void> test_session::run_test(traffic::test_run& run) {
 }
 
 awaitable<void> test_session::run_extension(const iperf3::extension_request& request) {
-  const std::string what(measure::workload_name(request.spec.kind));
+  const std::string what =
+      request.version != iperf3::extension_version
+          ? fmt::format("a version-{} extension request", request.version)
+          : std::string(request.frames ? iperf3::frame_count_workload
+                                       : measure::workload_name(request.spec.kind));
   if (const auto why = iperf3::validate_request(request); !why.empty()) {
     co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{iperf3::extension_refuse});
     co_await ctl_.write_frame(iperf3::encode_refuse(why));
