@@ -49,7 +49,7 @@ struct frame_count_accept {
   int version = extension_version;
   std::uint16_t udp_port = 0;  // where the frames go, at the address the control reached
   count_method method = count_method::socket;
-  std::string attach_mode;  // xdp: "native" or "generic"; socket: empty
+  std::string attach_mode;  // xdp: "native" or "generic (skb)"; socket: empty
   // socket: why not XDP; xdp in generic mode: why not native; otherwise empty.
   std::string why;
 };

@@ -23,7 +23,7 @@ struct frame_tally {
 class frame_count_hook {
  public:
   virtual ~frame_count_hook() = default;
-  // "native" or "generic".
+  // "native" or "generic (skb)" (hil::xdp::to_string).
   [[nodiscard]] virtual std::string attach_mode() const = 0;
   // Why native XDP was refused (generic mode), or empty.
   [[nodiscard]] virtual std::string why_not_native() const = 0;
