@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <iostream>
 #include <memory>
 #include <random>
 
@@ -84,6 +85,9 @@ TEST_F(XdpPeerCount, ThePeerCountsEveryFrameSentInXdpAndRxPacketsWitnessesThem) 
         << peer->output();
     EXPECT_EQ(out.accept.attach_mode, "native") << out.accept.why;
     const auto& c = out.counted;
+    std::cout << size << " B: sent " << sent << ", counted " << c.frames << " frames, " << c.bytes
+              << " bytes in XDP (" << out.accept.attach_mode << "), other " << c.other_frames
+              << ", rx_packets +" << c.rx_packets_delta.value_or(0) << '\n';
     EXPECT_EQ(sent, 20'000U) << "frames the AF_PACKET socket took";
     EXPECT_EQ(c.frames, sent) << size << "-byte frames: counted in XDP against sent";
     EXPECT_EQ(c.bytes, sent * (size - 4)) << "XDP counts a frame without its FCS";
