@@ -9,6 +9,7 @@
 #include "fixtures/peer_auth.hpp"
 #include "hil/measure/frames.hpp"
 #include "hil/measure/rfc2544_burst.hpp"
+#include "hil/sys/install_paths.hpp"
 
 namespace hil::cases {
 
@@ -128,7 +129,21 @@ void frame_size_test::prepare() {
   // The bucket must take the largest frame either end may send (the control connection's too).
   const int largest = std::max(ctx().link.mtu(ifname()), p.sim.peer_mtu) + 18;
   const int sim_port_mbit = p.sim.frame_port_mbit > 0 ? p.sim.frame_port_mbit : p.sim.shape_mbit;
-  if (p.peer.mode == profile::peer_mode::sim && sim_port_mbit > 0) {
+  if (p.peer.mode == profile::peer_mode::sim && sim_port_mbit > 0 &&
+      p.sim.frame_port == profile::sim_frame_port::xdp) {
+    // hilperf-xdp-port: $HILPERF_XDP_PORT_BINARY, else the installed one, else the build tree's.
+    const auto binary = sys::locate_installed("HILPERF_XDP_PORT_BINARY", HIL_XDP_PORT_INSTALLED,
+                                              HIL_XDP_PORT_BINARY);
+    // The receiving ends' NAPI threads (real-time) kept on the last CPU, so the scheduler keeps
+    // the DUT's sender off it (a real-time thread preempting the sender makes its catch-up
+    // burst overflow the bucket).
+    const int cpus = static_cast<int>(std::thread::hardware_concurrency());
+    xdp_port_.emplace(bench::layout_of(p), sim_port_mbit, bench::xdp_bucket_bytes(c.frame, largest),
+                      binary, cpus > 1 ? cpus - 1 : -1);
+    std::cout << "simulated port in XDP, " << sim_port_mbit
+              << " Mbit/s: " << xdp_port_->description();
+    rest_ = 100ms + xdp_port_->drain_time();
+  } else if (p.peer.mode == profile::peer_mode::sim && sim_port_mbit > 0) {
     port_.emplace(bench::layout_of(p), sim_port_mbit, largest);
     rest_ = 100ms + port_->drain_time();
   } else {
@@ -171,11 +186,15 @@ auto frame_size_test::witnessed(Runner run, Besides others) const {
   if (path().dut_receives()) return run();
   // Read after the test's end: its results exchange went out behind the last frame, so the
   // frames still queued at the end have left by then.
+  // The port emulated in XDP sits behind the DUT's interface, on the peer's end: what it dropped
+  // was counted out by the DUT's interface but not carried.
+  const std::uint64_t dropped_before = xdp_port_ ? xdp_port_->peer_end_drops() : 0;
   const auto before = ctx().link.counters(ifname());
   auto out = run();
   const auto grown = link::delta(before, ctx().link.counters(ifname()));
+  const std::uint64_t dropped = xdp_port_ ? xdp_port_->peer_end_drops() - dropped_before : 0;
   if (auto& stream = stream_of(out); !grown.reset_seen) {
-    const std::uint64_t besides = others(out);
+    const std::uint64_t besides = others(out) + dropped;
     stream.port_carried = grown.growth.tx_packets - std::min(besides, grown.growth.tx_packets);
   }
   return out;

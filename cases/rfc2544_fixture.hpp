@@ -3,8 +3,9 @@
 // profile's (rfc2544.directions × rfc2544.ip_versions: the DUT sending or receiving, over IPv4 or
 // IPv6; measure/frame_path.hpp), the port prepared for it —
 // the DUT's MTU raised so the frame leaves whole, and on the simulated bench the port shaped as
-// Ethernet of sim.frame_port_mbit for the case — and each trial an iperf3 UDP test of that frame
-// size (session/frame_trial.hpp), against hilperf-peer or any stock iperf3 -s.
+// Ethernet of sim.frame_port_mbit for the case (tbf on the sending ends, or with sim.frame_port =
+// "xdp" a token bucket in XDP on the receiving ends) — and each trial an iperf3 UDP test of that
+// frame size (session/frame_trial.hpp), against hilperf-peer or any stock iperf3 -s.
 //
 //   TEST_P(Case, Name) {
 //     if (!prepare_port()) return;           // skipped (jumbo off, no iperf3 peer) or failed
@@ -22,6 +23,7 @@
 #include "cases/probed_trial.hpp"
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/bench/sim_bench.hpp"
+#include "hil/bench/xdp_port.hpp"
 #include "hil/measure/frame_path.hpp"
 #include "hil/measure/rfc2544_search.hpp"
 #include "hil/record/frame_sweeps.hpp"
@@ -123,7 +125,8 @@ class frame_size_test : public fixtures::traffic_test,
   int line_mbps_ = 0;
   double media_max_ = 0;
   session::frame_trial_options trial_;
-  std::optional<bench::ethernet_port> port_;
+  std::optional<bench::ethernet_port> port_;          // sim.frame_port = "tbf"
+  std::optional<bench::xdp_ethernet_port> xdp_port_;  // sim.frame_port = "xdp"
   std::chrono::milliseconds rest_{100};
 };
 

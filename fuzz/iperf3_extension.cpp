@@ -1,7 +1,8 @@
 // fuzz_iperf3_extension: the hilperf extension's messages (hil/iperf3/extension.hpp): a client's
 // request inside its parameter JSON (decode_request, then validate_request as the server does),
-// the server's accept, refuse and results messages as the client reads them, and a data
-// connection's hello with the test's token. Every input is offered to each decoder.
+// the server's accept, refuse and results messages as the client reads them (the frame count's
+// too), and a data connection's hello with the test's token. Every input is offered to each
+// decoder.
 //
 // Expected outcome: std::system_error(protocol_error) naming the malformed field. Findings: any
 // other exception, a crash, a request outside the ranges decode_request promises, an accept or
@@ -14,6 +15,7 @@
 
 #include "fuzz_support.hpp"
 #include "hil/iperf3/extension.hpp"
+#include "hil/iperf3/frame_count.hpp"
 
 namespace {
 
@@ -77,6 +79,26 @@ void check_results(std::string_view json) {
   }
 }
 
+// The frame count's accept and counts: the same after their encoders and a second decode.
+void check_frame_count(std::string_view json) {
+  iperf3::frame_count_accept a;
+  if (accepted([&] { a = iperf3::decode_count_accept(json); }, "decode_count_accept")) {
+    const auto back = iperf3::decode_count_accept(iperf3::encode_count_accept(a));
+    if (back.version != a.version || back.udp_port != a.udp_port || back.method != a.method ||
+        back.attach_mode != a.attach_mode || back.why != a.why) {
+      finding("a frame count accept that changed through encode_count_accept");
+    }
+  }
+  iperf3::frame_count_result r;
+  if (accepted([&] { r = iperf3::decode_count_results(json); }, "decode_count_results")) {
+    const auto back = iperf3::decode_count_results(iperf3::encode_count_results(r));
+    if (back.method != r.method || back.frames != r.frames || back.bytes != r.bytes ||
+        back.other_frames != r.other_frames || back.rx_packets_delta != r.rx_packets_delta) {
+      finding("frame counts that changed through encode_count_results");
+    }
+  }
+}
+
 }  // namespace
 
 // One input, offered to every decoder of the extension.
@@ -86,6 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_accept(json);
   check_refuse(json);
   check_results(json);
+  check_frame_count(json);
   if (size >= iperf3::hello_size) {
     // The hello against the token it carries (the kind decides) and against another one.
     const std::span<const std::uint8_t, iperf3::hello_size> hello(data, iperf3::hello_size);

@@ -7,7 +7,7 @@
 # the board profiles to share/hilperf/boards/, the farm files to share/hilperf/farms/; the README to
 # share/doc/hilperf/ and the pages it links to share/doc/hilperf/docs/. No test binaries.
 install(TARGETS hilperf hilperf-peer hilperf-testbed hilperf-report hilperf-bench hilperf-rr-bench
-                hilperf-mcu-sim hilperf-board-console
+                hilperf-mcu-sim hilperf-board-console hilperf-xdp-port
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS hil_cases hil_traffic_cases hil_console_cases
         RUNTIME DESTINATION ${HIL_INSTALL_CASES_DIR})

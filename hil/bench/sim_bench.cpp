@@ -123,17 +123,19 @@ std::chrono::milliseconds ethernet_port::drain_time() const {
   return std::chrono::milliseconds(static_cast<long>(std::ceil(1000 * bits / (mbit_ * 1e6))));
 }
 
-ethernet_port::~ethernet_port() {
-  for (const auto& [ns, ifname] : {std::pair{layout_.dut_netns, layout_.dut_interface},
-                                   std::pair{layout_.peer_netns, layout_.peer_interface}}) {
+void restore_shaping(const sim_layout& l) noexcept {
+  for (const auto& [ns, ifname] :
+       {std::pair{l.dut_netns, l.dut_interface}, std::pair{l.peer_netns, l.peer_interface}}) {
     try {
-      shape(ns, ifname, layout_.shape_mbit);
+      shape(ns, ifname, l.shape_mbit);
     } catch (const std::exception& e) {
       std::cerr << "hilperf: could not restore the bench's shaping of " << ifname << " in " << ns
                 << ": " << e.what() << '\n';
     }
   }
 }
+
+ethernet_port::~ethernet_port() { restore_shaping(layout_); }
 
 sim_layout private_layout(const std::string& tag, const std::string& dut_interface) {
   const std::string name = "hilperf-" + tag + std::to_string(::getpid());

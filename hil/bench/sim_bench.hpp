@@ -48,6 +48,10 @@ sim_layout private_layout(const std::string& tag, const std::string& dut_interfa
 // Throws std::system_error quoting tc.
 void shape(const std::string& ns, const std::string& ifname, int mbit);
 
+// Both ends of l back to the bench's own shaping (shape() at l.shape_mbit), for the destructors of
+// the ports below: a failure is printed to stderr, never thrown.
+void restore_shaping(const sim_layout& l) noexcept;
+
 // One end shaped as an Ethernet port of mbit: tbf counting each frame's FCS, preamble and
 // inter-frame gap (overhead 24: tbf sees a frame without its FCS), so it carries at most the media
 // maximum mbit · 10⁶ / ((frame + 20) · 8) frames/s, as a real port does (RFC 2544 cases). The

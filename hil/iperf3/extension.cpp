@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hil/iperf3/frame_count.hpp"
 #include "hil/iperf3/params.hpp"
 #include "hil/iperf3/wire.hpp"
 #include "hil/measure/units.hpp"
@@ -17,9 +18,10 @@ constexpr std::size_t max_ext_json = 4096;
 constexpr std::uint8_t hello_h = 'H';
 constexpr std::uint8_t hello_x = 'X';
 
-// A required integer field in range, or protocol_error naming it.
-std::int64_t required_int(const nlohmann::json& j, const char* key, std::string_view where,
-                          std::int64_t lo, std::int64_t hi) {
+}  // namespace
+
+std::int64_t detail::required_int(const nlohmann::json& j, const char* key, std::string_view where,
+                                  std::int64_t lo, std::int64_t hi) {
   const auto v = detail::get_int(j, key, where);
   if (!v) detail::throw_protocol_error(fmt::format("{}: \"{}\" is missing", where, key));
   if (*v < lo || *v > hi) {
@@ -29,7 +31,7 @@ std::int64_t required_int(const nlohmann::json& j, const char* key, std::string_
   return *v;
 }
 
-}  // namespace
+using detail::required_int;
 
 std::array<std::uint8_t, hello_size> encode_hello(data_kind k, const data_token& token) {
   std::array<std::uint8_t, hello_size> hello{
@@ -79,6 +81,10 @@ std::optional<extension_request> decode_request(std::string_view params_json) {
   if (r.version != extension_version) return r;  // refused by validate_request, with the reason
   const auto name = detail::get_string(h, "workload", where);
   if (!name) detail::throw_protocol_error(fmt::format("{}: \"workload\" is missing", where));
+  if (*name == frame_count_workload) {
+    r.frames = decode_frame_count_request(h);
+    return r;
+  }
   const auto kind = measure::workload_from_name(*name);
   if (!kind) detail::throw_protocol_error(fmt::format("{}: unknown workload \"{}\"", where, *name));
   r.spec.kind = *kind;
@@ -98,6 +104,7 @@ std::string validate_request(const extension_request& r) {
         "{}): use the same hilperf release on both ends",
         r.version, extension_version);
   }
+  if (r.frames) return {};
   if (!measure::is_request_response(r.spec.kind)) {
     return fmt::format("{} runs over plain iperf3, not the extension",
                        measure::workload_name(r.spec.kind));

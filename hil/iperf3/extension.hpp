@@ -1,5 +1,6 @@
-// The hilperf extension, version 2: netperf's request/response workloads (TCP_RR, TCP_CRR, UDP_RR,
-// optionally under RRUL load) negotiated on an ordinary iperf3 control connection, so one port and
+// The hilperf extension, version 3: netperf's request/response workloads (TCP_RR, TCP_CRR, UDP_RR,
+// optionally under RRUL load) and the peer's count of a trial's frames (FRAME_COUNT, in XDP where
+// it can: frame_count.hpp) negotiated on an ordinary iperf3 control connection, so one port and
 // one peer serve both. Pure functions over JSON text; the state machines are
 // hil/session/workload_client.cpp and iperf3_server.cpp. The protocol is described in full in
 // docs/hilperf-extension.md.
@@ -38,17 +39,20 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "hil/measure/workload.hpp"
 
 namespace hil::iperf3 {
 
-inline constexpr int extension_version = 2;
+inline constexpr int extension_version = 3;
 // Control states outside iperf3's table (wire.hpp); only sent to a client that asked.
 inline constexpr std::uint8_t extension_accept = 0x40;
 inline constexpr std::uint8_t extension_refuse = 0x41;
@@ -66,14 +70,23 @@ inline constexpr std::size_t hello_size = 4 + std::tuple_size_v<data_token>;
 // The hello that opens a data connection of kind k for the test of token.
 [[nodiscard]] std::array<std::uint8_t, hello_size> encode_hello(data_kind k,
                                                                 const data_token& token);
-// The kind a hello announces; nullopt for anything that is not a version-2 hello carrying token.
+// The kind a hello announces; nullopt for anything that is not a hello of this version carrying
+// token.
 [[nodiscard]] std::optional<data_kind> decode_hello(std::span<const std::uint8_t, hello_size> bytes,
                                                     const data_token& token);
 
-// What a client asks for.
+// A FRAME_COUNT request: the peer counts the UDP datagrams (frames) sent to a port it announces,
+// until TEST_END, and sends the counts back (frame_count.hpp).
+struct frame_count_request {
+  std::chrono::milliseconds duration{1000};  // how long the frames take (the peer's guard)
+  bool xdp = true;  // count in XDP where the peer can; false: on its socket
+};
+
+// What a client asks for: a request/response workload, or (frames set) a frame count.
 struct extension_request {
   int version = extension_version;
   measure::rr_spec spec;  // kind, sizes, duration, load_streams (response_timeout is local)
+  std::optional<frame_count_request> frames;
 };
 
 // The parameter JSON of an extension request: encode_params() of a plain TCP test of the same
@@ -84,7 +97,7 @@ struct extension_request {
 
 // The extension request in a client's parameter JSON; nullopt when there is no "hilperf" key (an
 // ordinary iperf3 test). Throws std::system_error (protocol_error) naming a malformed field; a
-// version other than 1 is returned as is, for the server to refuse.
+// version other than extension_version is returned as is, for the server to refuse.
 [[nodiscard]] std::optional<extension_request> decode_request(std::string_view params_json);
 
 // The server's answer to an accepted request.
@@ -113,5 +126,11 @@ struct extension_results {
 
 // Why a request cannot be served by this version, or empty when it can.
 [[nodiscard]] std::string validate_request(const extension_request& r);
+
+namespace detail {
+// j[key], a required integer in lo..hi, or protocol_error naming where and key.
+[[nodiscard]] std::int64_t required_int(const nlohmann::json& j, const char* key,
+                                        std::string_view where, std::int64_t lo, std::int64_t hi);
+}  // namespace detail
 
 }  // namespace hil::iperf3

@@ -25,6 +25,9 @@ enum class duplex_mode { full, half };
 // netserver (NetperfSuite only).
 enum class peer_server { hilperf_peer, iperf3, iperf2, netserver };
 
+// How the simulated bench emulates the Rfc2544 cases' Ethernet port (sim.frame_port).
+enum class sim_frame_port { tbf, xdp };
+
 // How the suite reaches the DUT: a Linux board the cases run on (here, or over ssh through
 // ci/board-launcher), or a microcontroller whose firmware's iperf is typed at its serial console
 // while hilperf's own iPerf 2 end runs on the runner (docs/console-duts.md).
@@ -225,6 +228,10 @@ struct sim_config {
   // (tbf overhead: FCS, preamble, gap), so the port has a media maximum as a real one has;
   // the bench's own shaping is back afterwards. 0: shape_mbit.
   int frame_port_mbit = 10;
+  // How that port is emulated: tbf on each end's sending interface (a queue, the sender paying
+  // the port's cost), or a token bucket in XDP on each end's receiving interface (no queue, the
+  // receiving core paying: docs/xdp.md), which lets the search run at 1 Gbit/s.
+  sim_frame_port frame_port = sim_frame_port::tbf;
 };
 
 // Nightly history (hil.history.regression): where runs are kept and what counts as a regression.

@@ -10,11 +10,13 @@
 #include "hil/iperf2/wire.hpp"
 #include "hil/iperf3/exchange.hpp"
 #include "hil/iperf3/extension.hpp"
+#include "hil/iperf3/frame_count.hpp"
 #include "hil/iperf3/params.hpp"
 #include "hil/measure/units.hpp"
 #include "hil/session/bitrate_cap.hpp"
 #include "hil/session/control_channel.hpp"
 #include "hil/session/endpoints.hpp"
+#include "hil/session/frame_count_service.hpp"
 #include "hil/session/iperf3_framing.hpp"
 #include "hil/session/iperf3_streams.hpp"
 #include "hil/session/listener.hpp"
@@ -143,6 +145,8 @@ class test_session : public std::enable_shared_from_this<test_session> {
   awaitable<void> run_test(traffic::test_run& run);
   // A hilperf extension request (TCP_RR, TCP_CRR, UDP_RR) instead of an iperf3 test.
   awaitable<void> run_extension(const iperf3::extension_request& request);
+  // An accepted FRAME_COUNT request: the frames counted until TEST_END, the counts sent back.
+  awaitable<void> run_frame_count(const iperf3::frame_count_request& request);
   // Waits for TEST_END until guard, calling tick at next and every step after it, and watch at
   // every wake (it throws to end the test); throws for a terminating client, a stopping server
   // or the guard passing.
@@ -579,12 +583,20 @@ awaitable<void> test_session::run_test(traffic::test_run& run) {
 }
 
 awaitable<void> test_session::run_extension(const iperf3::extension_request& request) {
-  const std::string what(measure::workload_name(request.spec.kind));
+  const std::string what =
+      request.version != iperf3::extension_version
+          ? fmt::format("a version-{} extension request", request.version)
+          : std::string(request.frames ? iperf3::frame_count_workload
+                                       : measure::workload_name(request.spec.kind));
   if (const auto why = iperf3::validate_request(request); !why.empty()) {
     co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{iperf3::extension_refuse});
     co_await ctl_.write_frame(iperf3::encode_refuse(why));
     srv_.log(fmt::format("refused {} from {}: {}", what, ctl_.peer(), why));
     end_session();
+    co_return;
+  }
+  if (request.frames) {
+    co_await run_frame_count(*request.frames);
     co_return;
   }
   // The data listeners share the address the client reached (a v4-mapped one made plain IPv4),
@@ -620,6 +632,34 @@ awaitable<void> test_session::run_extension(const iperf3::extension_request& req
                     "host, no token of this test, or more connections than it needs)",
                     srv_.completed, ctl_.peer(), away));
   }
+}
+
+awaitable<void> test_session::run_frame_count(const iperf3::frame_count_request& request) {
+  // The socket (and the XDP counter on its port) at the address the client reached, counting
+  // only the control connection's host on the socket.
+  const auto local = unmapped(ctl_.socket().local_endpoint().address());
+  const auto client = unmapped(ctl_.socket().remote_endpoint().address());
+  frame_count_service service(local.to_string(), client.to_string(), srv_.o.data_port, request,
+                              srv_.o.xdp_counter);
+  const auto accept = service.accept();
+  co_await ctl_.write_bytes(std::array<std::uint8_t, 1>{iperf3::extension_accept});
+  co_await ctl_.write_frame(iperf3::encode_count_accept(accept));
+  srv_.log(fmt::format(
+      "FRAME_COUNT from {} accepted: UDP port {}, counted {}{}{}", ctl_.peer(), accept.udp_port,
+      accept.method == iperf3::count_method::xdp ? fmt::format("in XDP ({})", accept.attach_mode)
+                                                 : std::string("on the socket"),
+      accept.why.empty() ? "" : ": ", accept.why));
+  co_await await_test_end(
+      clock::now() + request.duration + srv_.o.guard_slack, clock::time_point::max(),
+      std::chrono::milliseconds(0), [] {}, [] {});
+  service.finish();
+  const auto counted = service.result();
+  co_await ctl_.write_state(iperf3::state::exchange_results);
+  co_await ctl_.write_frame(iperf3::encode_count_results(counted));
+  co_await say_goodbye();
+  srv_.log(fmt::format("test {} from {}: FRAME_COUNT, {} frames, {} bytes counted {}",
+                       srv_.completed, ctl_.peer(), counted.frames, counted.bytes,
+                       counted.method == iperf3::count_method::xdp ? "in XDP" : "on the socket"));
 }
 
 awaitable<void> test_session::await_test_end(clock::time_point guard, clock::time_point next,

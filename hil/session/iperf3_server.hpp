@@ -24,6 +24,7 @@
 
 #include "hil/iperf3/auth.hpp"
 #include "hil/measure/results.hpp"
+#include "hil/session/frame_count_hook.hpp"
 
 namespace hil::session {
 
@@ -69,6 +70,9 @@ struct server_options {
   // The server's own output of a test, sent back to a client that asked --get-server-output;
   // unset, such a client gets none (as from a stock server that prints nothing).
   std::function<std::string(const measure::test_result&)> server_output;
+  // Counts a FRAME_COUNT request's frames below the socket layer (hilperf-peer: in XDP); unset,
+  // or when it throws, the server counts them on its UDP socket and says why in its accept.
+  frame_count_attach xdp_counter;
 };
 
 class server {

@@ -7,6 +7,7 @@
 #include "hil/iperf3/extension.hpp"
 #include "hil/session/control_channel.hpp"
 #include "hil/session/control_connect.hpp"
+#include "hil/session/extension_answer.hpp"
 #include "hil/session/iperf3_framing.hpp"
 #include "hil/traffic/rr_engine.hpp"
 
@@ -63,57 +64,14 @@ class workload_session {
 
   // The peer's answer to the request: the data ports, or why there are none.
   awaitable<data_ports> negotiate(control_channel& ctl) {
-    std::array<std::uint8_t, 1> byte{};
-    co_await ctl.read_exact(byte, o_.control_timeout);
-    const std::string what(measure::workload_name(o_.spec.kind));
-    if (byte[0] == iperf3::extension_accept) {
-      const auto m = iperf3::decode_accept(
-          co_await ctl.read_frame(iperf3::max_param_json, o_.control_timeout));
-      const auto at = traffic::socket_address::parse(to_.address().to_string(), 0);
-      co_return data_ports{at.with_port(m.tcp_port), at.with_port(m.udp_port), m.token};
-    }
-    if (byte[0] == iperf3::extension_refuse) {
-      const auto why = iperf3::decode_refuse(
-          co_await ctl.read_frame(iperf3::max_param_json, o_.control_timeout));
-      st_.done = true;
-      throw extension_unsupported(fmt::format("{} refused {}: {}", ctl.peer(), what, why));
-    }
-    if (byte[0] == iperf3::state_to_byte(iperf3::state::create_streams)) {
-      // A stock iperf3 server took the request for a plain TCP test: release it, and wait for it
-      // to close the connection so its next client finds it listening again.
-      ctl.send_state_best_effort(iperf3::state::client_terminate);
-      st_.done = true;
-      try {
-        (void)co_await ctl.read_state(std::chrono::seconds(2));
-      } catch (const std::system_error&) {
-        // EOF: released (or it took too long: the next client retries a refused connect).
-      }
-      throw extension_unsupported(
-          fmt::format("the peer at {} is a stock iperf3 server: {} needs the hilperf extension "
-                      "(run hilperf-peer on the peer)",
-                      ctl.peer(), what));
-    }
-    co_await fail_on(byte[0], ctl);
-    throw std::logic_error("unreachable");
+    const auto m = iperf3::decode_accept(co_await read_extension_accept(
+        ctl, st_, measure::workload_name(o_.spec.kind), o_.control_timeout, o_.auth));
+    const auto at = traffic::socket_address::parse(to_.address().to_string(), 0);
+    co_return data_ports{at.with_port(m.tcp_port), at.with_port(m.udp_port), m.token};
   }
 
-  // Reads the next state and fails unless it is want.
   awaitable<void> expect(control_channel& ctl, iperf3::state want) {
-    std::array<std::uint8_t, 1> byte{};
-    co_await ctl.read_exact(byte, o_.control_timeout);
-    if (byte[0] != iperf3::state_to_byte(want)) co_await fail_on(byte[0], ctl);
-  }
-
-  // Turns an unexpected control byte into its error.
-  awaitable<void> fail_on(std::uint8_t byte, control_channel& ctl) {
-    const auto s = iperf3::state_from_byte(byte);
-    if (!s) {
-      throw std::system_error(
-          std::make_error_code(std::errc::protocol_error),
-          fmt::format("unexpected control byte 0x{:02x} from {}", byte, ctl.peer()));
-    }
-    if (server_gave_up(*s)) st_.done = true;
-    co_await throw_for_state(ctl, *s, o_.control_timeout, auth_refusal_hint(o_.auth));
+    return expect_state(ctl, st_, want, o_.control_timeout, o_.auth);
   }
 
   const workload_options& o_;

@@ -145,4 +145,38 @@ std::uint16_t local_port(int fd) {
                                   : ntohs(reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
 }
 
+sys::unique_fd open_bound(const socket_address& local, int type,
+                          std::chrono::milliseconds io_timeout) {
+  sys::unique_fd fd(::socket(local.family(), type | SOCK_CLOEXEC, 0));
+  if (!fd) sys::throw_last_errno("opening a data listener");
+  const int one = 1;
+  ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  if (local.family() == AF_INET6) {
+    const int zero = 0;
+    ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+  }
+  if (::bind(fd.get(), local.get(), local.length) != 0) {
+    sys::throw_last_errno("binding a data listener to " + local.to_string() +
+                          " (hilperf-peer --data-port: is another program using it?)");
+  }
+  set_timeout(fd.get(), SO_RCVTIMEO, io_timeout);
+  set_timeout(fd.get(), SO_SNDTIMEO, io_timeout);
+  if (type == SOCK_STREAM) {
+    const int nodelay = 1;
+    ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &nodelay, sizeof(nodelay));
+  }
+  return fd;
+}
+
+bool same_host(const sockaddr_storage& from, const socket_address& client) {
+  if (from.ss_family != client.family()) return false;
+  if (from.ss_family == AF_INET) {
+    return reinterpret_cast<const sockaddr_in&>(from).sin_addr.s_addr ==
+           reinterpret_cast<const sockaddr_in&>(client.storage).sin_addr.s_addr;
+  }
+  return std::memcmp(&reinterpret_cast<const sockaddr_in6&>(from).sin6_addr,
+                     &reinterpret_cast<const sockaddr_in6&>(client.storage).sin6_addr,
+                     sizeof(in6_addr)) == 0;
+}
+
 }  // namespace hil::traffic

@@ -55,4 +55,13 @@ bool read_exact(int fd, void* out, std::size_t n, bool eof_ok = false);
 // The local port a bound socket has.
 std::uint16_t local_port(int fd);
 
+// A data listener's socket of type (SOCK_STREAM, SOCK_DGRAM) bound to local (dual-stack for
+// IPv6, SO_REUSEADDR, TCP_NODELAY for TCP), with io_timeout as SO_RCVTIMEO/SO_SNDTIMEO, which
+// accepted connections inherit. Throws std::system_error naming the address.
+sys::unique_fd open_bound(const socket_address& local, int type,
+                          std::chrono::milliseconds io_timeout);
+
+// True when from is the same host as client (ports aside).
+[[nodiscard]] bool same_host(const sockaddr_storage& from, const socket_address& client);
+
 }  // namespace hil::traffic

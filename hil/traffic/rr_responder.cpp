@@ -26,39 +26,6 @@ constexpr int poll_ms = static_cast<int>(rr_responder::stop_poll.count());
 constexpr std::size_t max_greetings = 64;
 constexpr std::chrono::seconds greeting_timeout{5};
 
-sys::unique_fd open_bound(const socket_address& local, int type) {
-  sys::unique_fd fd(::socket(local.family(), type | SOCK_CLOEXEC, 0));
-  if (!fd) sys::throw_last_errno("opening a data listener");
-  const int one = 1;
-  ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-  if (local.family() == AF_INET6) {
-    const int zero = 0;
-    ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-  }
-  if (::bind(fd.get(), local.get(), local.length) != 0) {
-    sys::throw_last_errno("binding a data listener to " + local.to_string() +
-                          " (hilperf-peer --data-port: is another program using it?)");
-  }
-  set_io_timeouts(fd.get(), poll_ms);  // accepted connections inherit these, and TCP_NODELAY
-  if (type == SOCK_STREAM) {
-    const int nodelay = 1;
-    ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &nodelay, sizeof(nodelay));
-  }
-  return fd;
-}
-
-// True when from is the same host as client (ports aside).
-bool same_host(const sockaddr_storage& from, const socket_address& client) {
-  if (from.ss_family != client.family()) return false;
-  if (from.ss_family == AF_INET) {
-    return reinterpret_cast<const sockaddr_in&>(from).sin_addr.s_addr ==
-           reinterpret_cast<const sockaddr_in&>(client.storage).sin_addr.s_addr;
-  }
-  return std::memcmp(&reinterpret_cast<const sockaddr_in6&>(from).sin6_addr,
-                     &reinterpret_cast<const sockaddr_in6&>(client.storage).sin6_addr,
-                     sizeof(in6_addr)) == 0;
-}
-
 // True for the errors a blocking call with a timeout returns while nothing happens.
 bool idle(ssize_t n) { return n < 0 && (errno == EAGAIN || errno == EINTR); }
 
@@ -72,8 +39,8 @@ rr_responder::rr_responder(const socket_address& local, const measure::rr_spec& 
       prefix_(hello_->datagram_prefix()),
       client_(client),
       max_workers_(1 + 2 * static_cast<std::size_t>(std::max(spec.load_streams, 0))),
-      listener_(open_bound(local, SOCK_STREAM)),
-      udp_(open_bound(local, SOCK_DGRAM)) {
+      listener_(open_bound(local, SOCK_STREAM, rr_responder::stop_poll)),
+      udp_(open_bound(local, SOCK_DGRAM, rr_responder::stop_poll)) {
   if (::listen(listener_.get(), SOMAXCONN) != 0) sys::throw_last_errno("listen on a data port");
   tcp_port_ = local_port(listener_.get());
   udp_port_ = local_port(udp_.get());

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "hil/sys/error.hpp"
+#include "hil/sys/unique_fd.hpp"
 
 #if HIL_XDP_ENABLED
 #include <bpf/bpf.h>
@@ -153,6 +154,7 @@ struct xdp_attachment::impl {
   std::string native_refused;
   bool dispatched = false;
   bool attached = false;
+  sys::unique_fd port_next;  // chained: the port's one-slot program array, ours in slot 0
   std::size_t cpus = 1;
 
   ~impl() { close(); }
@@ -164,13 +166,19 @@ struct xdp_attachment::impl {
     object = nullptr;
   }
 
-  // A fresh object and program (a failed attach may leave the last one loaded for a dispatcher).
-  int open() {
+  // A fresh object, opened from the embedded bytes, not loaded: 0 or a negative errno.
+  int open_object() {
     close();
     const auto obj = object_of(kind);
     bytes.assign(obj.data, obj.data + obj.size);
     object = bpf_object__open_mem(bytes.data(), bytes.size(), nullptr);
-    if (object == nullptr) return -errno;
+    return object == nullptr ? -errno : 0;
+  }
+
+  // A fresh object and program (a failed attach may leave the last one loaded for a dispatcher).
+  int open() {
+    if (const int err = open_object(); err != 0) return err;
+    const auto obj = object_of(kind);
     xdp_program_opts opts{};  // not DECLARE_LIBXDP_OPTS: a statement expression in C++
     opts.sz = sizeof(opts);
     opts.obj = object;
@@ -185,6 +193,85 @@ struct xdp_attachment::impl {
   int attach(xdp_attach_mode m) {
     if (const int err = open(); err != 0) return err;
     return xdp_program__attach(program, ifindex, m, 0);
+  }
+
+  // Loads the object's program without attaching it: its fd, or a negative errno.
+  int load_alone() {
+    if (const int err = open_object(); err != 0) return err;
+    if (const int err = bpf_object__load(object); err != 0) return err;
+    bpf_program* p = bpf_object__find_program_by_name(object, object_of(kind).program);
+    return p == nullptr ? -ENOENT : bpf_program__fd(p);
+  }
+
+  // The port_next map of the program attached alone to this interface when it is hil_port (the
+  // port emulation, held by another process); an empty fd otherwise, or when the program cannot
+  // be inspected.
+  [[nodiscard]] sys::unique_fd port_slot_map() const {
+    bpf_xdp_query_opts q{};  // not LIBBPF_OPTS: a statement expression in C++
+    q.sz = sizeof(q);
+    if (bpf_xdp_query(ifindex, 0, &q) != 0 || q.prog_id == 0 ||
+        q.attach_mode == 4 /* XDP_ATTACHED_MULTI */) {
+      return sys::unique_fd();
+    }
+    const sys::unique_fd prog(bpf_prog_get_fd_by_id(q.prog_id));
+    if (!prog) return sys::unique_fd();
+    bpf_prog_info info{};
+    __u32 len = sizeof(info);
+    if (bpf_obj_get_info_by_fd(prog.get(), &info, &len) != 0 ||
+        std::string_view(info.name) != object_of(program_kind::port_shaper).program) {
+      return sys::unique_fd();
+    }
+    std::vector<__u32> ids(info.nr_map_ids);
+    info = bpf_prog_info{};
+    info.nr_map_ids = static_cast<__u32>(ids.size());
+    info.map_ids = reinterpret_cast<std::uintptr_t>(ids.data());
+    len = sizeof(info);
+    if (bpf_obj_get_info_by_fd(prog.get(), &info, &len) != 0) return sys::unique_fd();
+    for (const auto id : ids) {
+      sys::unique_fd map(bpf_map_get_fd_by_id(id));
+      bpf_map_info m{};
+      __u32 mlen = sizeof(m);
+      if (map && bpf_obj_get_info_by_fd(map.get(), &m, &mlen) == 0 &&
+          std::string_view(m.name) == "port_next") {
+        return map;
+      }
+    }
+    return sys::unique_fd();
+  }
+
+  // When the interface runs hil_port alone (no dispatcher to chain programs), loads this program
+  // and puts it in the port's port_next slot, where the port tail-calls it for every frame it
+  // passes: true when it did, false when there is no such port. Throws when the slot is taken
+  // or the kernel refuses.
+  bool chain_behind_port() {
+    auto map = port_slot_map();
+    if (!map) return false;
+    const __u32 zero = 0;
+    __u32 held = 0;
+    if (bpf_map_lookup_elem(map.get(), &zero, &held) == 0) {
+      throw std::system_error(EBUSY, std::generic_category(),
+                              fmt::format("{}: the port emulation on {} already passes its frames "
+                                          "to program {} (another counter)",
+                                          kind_name(kind), ifname, held));
+    }
+    const int fd = load_alone();
+    if (fd < 0) {
+      throw std::system_error(-fd, std::generic_category(),
+                              with_log(fmt::format("{}: loading it to run behind the port "
+                                                   "emulation on {}",
+                                                   kind_name(kind), ifname)));
+    }
+    if (bpf_map_update_elem(map.get(), &zero, &fd, BPF_ANY) != 0) {
+      sys::throw_last_errno(with_log(
+          fmt::format("{}: putting it behind the port emulation on {}", kind_name(kind), ifname)));
+    }
+    bpf_xdp_query_opts q{};
+    q.sz = sizeof(q);
+    if (bpf_xdp_query(ifindex, 0, &q) == 0 && q.attach_mode == 2 /* XDP_ATTACHED_SKB */) {
+      mode = attach_mode::generic;
+    }
+    port_next = std::move(map);
+    return true;
   }
 
   void record_how() {
@@ -225,6 +312,13 @@ xdp_attachment::xdp_attachment(program_kind kind, const std::string& ifname, att
   const int cpus = libbpf_num_possible_cpus();
   impl_->cpus = cpus > 0 ? static_cast<std::size_t>(cpus) : 1;
 
+  // Behind a port emulation that runs alone, in the slot it calls, instead of beside it
+  // (docs/xdp.md, "Behind the port").
+  if (kind == program_kind::frame_counter && impl_->chain_behind_port()) {
+    impl_->attached = true;
+    (void)library_log::instance().take();
+    return;
+  }
   int err = 0;
   if (pref != attach_preference::generic_only) {
     err = impl_->attach(XDP_MODE_NATIVE);
@@ -258,6 +352,17 @@ xdp_attachment::xdp_attachment(program_kind kind, const std::string& ifname, att
 
 void xdp_attachment::detach() {
   if (!impl_ || !impl_->attached) return;
+  if (impl_->port_next) {
+    const __u32 zero = 0;
+    const int err = bpf_map_delete_elem(impl_->port_next.get(), &zero);
+    impl_->attached = false;
+    impl_->port_next.reset();
+    if (err != 0 && errno != ENOENT) {
+      sys::throw_last_errno(fmt::format("{}: taking it from behind the port emulation on {}",
+                                        kind_name(impl_->kind), impl_->ifname));
+    }
+    return;
+  }
   const auto m = impl_->mode == attach_mode::native ? XDP_MODE_NATIVE : XDP_MODE_SKB;
   const int err = xdp_program__detach(impl_->program, impl_->ifindex, m, 0);
   impl_->attached = false;
@@ -353,6 +458,13 @@ const std::string& xdp_attachment::ifname() const noexcept { return impl_->ifnam
 attach_mode xdp_attachment::mode() const noexcept { return impl_->mode; }
 const std::string& xdp_attachment::native_refused() const noexcept { return impl_->native_refused; }
 bool xdp_attachment::dispatched() const noexcept { return impl_->dispatched; }
+bool xdp_attachment::behind_port() const noexcept {
+#if HIL_XDP_ENABLED
+  return static_cast<bool>(impl_->port_next);
+#else
+  return false;
+#endif
+}
 std::size_t xdp_attachment::possible_cpus() const noexcept { return impl_->cpus; }
 
 }  // namespace hil::xdp

@@ -5,7 +5,8 @@
 // (skb) XDP when the driver or the interface refuses it — veth refuses native XDP above an MTU of
 // about 3.5 KB, for instance — keeping the reason. libxdp puts the program behind its dispatcher
 // when the kernel and a bpffs (/sys/fs/bpf) allow, so that several programs share an interface
-// (the port emulation first, then the counter), and attaches it alone otherwise.
+// (the port emulation first, then the counter), and attaches it alone otherwise; a frame counter
+// on an interface where the port emulation runs alone goes into the port's tail-call slot.
 //
 // A build without clang, libbpf or libxdp, or a process without the privileges, still has this
 // class: support() says why XDP is unavailable and the constructor throws with that reason.
@@ -63,6 +64,10 @@ class xdp_attachment {
   [[nodiscard]] const std::string& native_refused() const noexcept;
   // True when libxdp's dispatcher runs the program (other programs may share the interface).
   [[nodiscard]] bool dispatched() const noexcept;
+  // True for a frame counter put behind a port emulation that runs alone on the interface: in the
+  // port's one-slot program array (port_next), tail-called for every frame the port passes,
+  // instead of attached (docs/xdp.md, "Behind the port"). mode() is then the port's.
+  [[nodiscard]] bool behind_port() const noexcept;
   // The CPUs a per-CPU map holds a value for.
   [[nodiscard]] std::size_t possible_cpus() const noexcept;
 

@@ -1,7 +1,8 @@
 // hilperf-peer: the server; accepts stock iperf3 clients and hilperf, one test at a time, and
 // stock iperf 2 clients on its iperf 2 port (5001, TCP and UDP).
-// A thin main over hil::session::server. Prints "hilperf-peer: listening on port N" once ready
-// (tests and fixtures wait for that line), then one line per test.
+// A thin main over hil::session::server, which counts a hilperf client's frames (FRAME_COUNT) in
+// XDP through xdp_count.hpp (hil::xdp is linked here, not into hil::hil). Prints "hilperf-peer:
+// listening on port N" once ready (tests and fixtures wait for that line), then one line per test.
 // Exit codes: 0 stopped normally, 1 cannot serve (port in use, …), 2 bad usage.
 #include <pthread.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include "hil/session/iperf3_server.hpp"
 #include "hil/sys/printable.hpp"
 #include "hil/sys/text_file.hpp"
+#include "xdp_count.hpp"
 
 namespace {
 
@@ -50,6 +52,7 @@ struct peer_options {
   CLI::Option* iperf2_option = nullptr;  // counts whether --iperf2-port was given
   int max_duration = 0;                  // seconds
   std::string bitrate_limit;
+  bool socket_count_only = false;  // --no-xdp
 };
 
 // Reads --server-bitrate-limit's RATE[/SECS] into o; CLI11's message for a bad one, else empty.
@@ -141,6 +144,8 @@ void declare_options(CLI::App& app, peer_options& p) {
                "also accept PKCS#1 v1.5 credentials, from iperf3 clients before 3.17 (open to "
                "padding-oracle attacks, as iperf3 warns)")
       ->needs(key);
+  app.add_flag("--no-xdp", p.socket_count_only,
+               "count a hilperf client's frames (FRAME_COUNT) on a UDP socket, never in XDP");
 }
 
 // Completes p.server from the parsed options: reads the key and checks the users file can be
@@ -164,6 +169,7 @@ bool complete_server_options(peer_options& p) {
   o.rcv_timeout = std::chrono::milliseconds(p.rcv_timeout_ms);
   o.log = log_line;
   o.server_output = hil::report::format_server_output;  // for clients with --get-server-output
+  if (!p.socket_count_only) o.xdp_counter = hil::peer::xdp_frame_counter();
   return true;
 }
 

@@ -27,6 +27,7 @@ constexpr std::array<std::string_view, 3> dialects{"st67w6x", "zperf", "esp_idf"
 constexpr std::array<std::string_view, 4> line_endings{"dialect", "lf", "cr", "crlf"};
 constexpr std::array<std::string_view, 2> frame_directions{"dut_transmits", "dut_receives"};
 constexpr std::array<std::string_view, 2> duration_set_names{"quick", "nightly"};
+constexpr std::array<std::string_view, 2> frame_ports{"tbf", "xdp"};
 
 constexpr int min_mtu = 68;  // RFC 791: the smallest MTU every IPv4 host must accept
 constexpr int max_mtu = 65535;
@@ -362,6 +363,9 @@ constexpr std::array sim_keys{
                                "the peer end's MTU (1500 stands in for a PC without jumbo frames)"),
     key<&sim_config::frame_port_mbit>("frame_port_mbit", r::integer(0, max_rate_mbit), "Mbit/s",
                                       "the Ethernet port the Rfc2544 cases shape; 0: shape_mbit"),
+    key<&sim_config::frame_port>("frame_port", r::one_of(frame_ports), "",
+                                 "that port as tbf on each sending end, or as a token bucket in "
+                                 "XDP on each receiving end (docs/xdp.md)"),
 };
 
 constexpr std::array tables{

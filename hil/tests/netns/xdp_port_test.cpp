@@ -123,18 +123,18 @@ TEST_F(XdpPortBelowRate, DropsNothingBelowItsLineRate) {
   EXPECT_EQ(r.dropped.frames, 0u);
 }
 
-// Both programs on one interface behind libxdp's dispatcher: the port first, then the counter,
-// which counts exactly the frames the port passed.
+// Both programs on one interface, the port first, then the counter, which counts exactly the
+// frames the port passed: behind libxdp's dispatcher where it loads, else in the port's tail-call
+// slot (port_next).
 TEST_F(XdpPortBelowRate, TheCounterBehindThePortCountsWhatItPassed) {
   constexpr std::uint64_t line_bps = 20'000'000;
   const std::uint64_t media_max = hil::xdp::media_max_fps(line_bps, 64);
   port_shaper port(xdp_pair().rx_if, {line_bps, 64 * hil::xdp::wire_bytes_of_frame(64)});
-  if (!port.attachment().dispatched()) {
-    GTEST_SKIP() << "libxdp attached the port without its dispatcher (the kernel refused to load "
-                    "it here, or no bpffs): one program per interface";
-  }
   hil::xdp::frame_counter counter(xdp_pair().rx_if, {5001}, hil::xdp::on_match::drop);
-  ASSERT_TRUE(counter.attachment().dispatched());
+  EXPECT_EQ(counter.attachment().dispatched(), port.attachment().dispatched());
+  EXPECT_NE(counter.attachment().behind_port(), port.attachment().dispatched())
+      << "behind the dispatcher or in the port's slot, one of the two";
+  EXPECT_EQ(counter.attachment().mode(), port.attachment().mode());
   hil::test::raw_sender tx;
   hil::test::pacing twice;
   twice.fps = 2.0 * static_cast<double>(media_max);

@@ -7,7 +7,9 @@
  *
  * The bucket (tokens in bit-nanoseconds per second: see xdp_abi.h) is one for the whole port,
  * under a spin lock, since frames of one port may arrive on several CPUs; its counters are per
- * CPU. Built by clang -target bpf (ci/cmake/bpf.cmake); attached by hil/xdp/port_shaper. */
+ * CPU. A frame that passes goes on to the program in port_next's one slot, if any (a tail call:
+ * hilperf-peer's frame counter, where no libxdp dispatcher chains programs; docs/xdp.md), else to
+ * the stack. Built by clang -target bpf (ci/cmake/bpf.cmake); attached by hil/xdp/port_shaper. */
 #include <linux/bpf.h>
 
 /* after the kernel types libbpf's headers use */
@@ -37,6 +39,15 @@ struct {
   __type(key, __u32);
   __type(value, struct hil_port_count);
 } port_counts SEC(".maps");
+
+/* What runs after the port for a frame it passes: empty (the tail call falls through to XDP_PASS)
+ * unless another process put a program there. */
+struct {
+  __uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, __u32);
+} port_next SEC(".maps");
 
 /* Refills st for the time from its last refill to now (not earlier than it: another CPU may have
  * refilled at a later clock reading), keeping the identity of xdp_abi.h. Called under the lock. */
@@ -98,5 +109,7 @@ int hil_port(struct xdp_md* ctx) {
     c->bytes += bytes;
     c->wire_bytes += wire;
   }
-  return pass ? XDP_PASS : XDP_DROP;
+  if (!pass) return XDP_DROP;
+  bpf_tail_call(ctx, &port_next, 0); /* returns only when the slot is empty */
+  return XDP_PASS;
 }

@@ -47,7 +47,7 @@ TEST(IperfExtension, RequestIsAValidPlainTcpTestForAStockServer) {
 TEST(IperfExtension, RequestRoundTrips) {
   const auto r = ip::decode_request(ip::encode_request_params(crr_spec()));
   ASSERT_TRUE(r.has_value());
-  EXPECT_EQ(r->version, 2);
+  EXPECT_EQ(r->version, 3);
   EXPECT_EQ(r->spec.kind, workload::tcp_crr);
   EXPECT_EQ(r->spec.request_size, 64U);
   EXPECT_EQ(r->spec.response_size, 1024U);
@@ -75,7 +75,7 @@ TEST(IperfExtension, MalformedFieldsAreNamed) {
 }
 
 TEST(IperfExtension, AnotherVersionIsRefusedWithTheReason) {
-  for (const int version : {1, 3}) {
+  for (const int version : {1, 2, 4}) {
     const auto r = ip::decode_request(
         fmt::format(R"({{"tcp":true,"time":1,"hilperf":{{"version":{}}}}})", version));
     ASSERT_TRUE(r.has_value());
@@ -133,12 +133,14 @@ TEST(IperfExtension, HellosAreRecognisedWithTheirTestsTokenAndNothingElse) {
     std::copy(t.begin(), t.end(), h.begin() + 4);
     return h;
   };
-  EXPECT_TRUE(ip::decode_hello(hello({'H', 'X', 2, 'R'}, token), token).has_value());
+  EXPECT_TRUE(ip::decode_hello(hello({'H', 'X', 3, 'R'}, token), token).has_value());
   EXPECT_FALSE(ip::decode_hello(hello({'a', 'b', 'c', 'd'}, token), token).has_value());
-  EXPECT_FALSE(ip::decode_hello(hello({'H', 'X', 2, 'Z'}, token), token).has_value());
+  EXPECT_FALSE(ip::decode_hello(hello({'H', 'X', 3, 'Z'}, token), token).has_value());
   EXPECT_FALSE(ip::decode_hello(hello({'H', 'X', 1, 'R'}, token), token).has_value());
+  EXPECT_FALSE(ip::decode_hello(hello({'H', 'X', 2, 'R'}, token), token).has_value())
+      << "version 2's hello";
   const ip::data_token other{1, 2, 3, 4, 5, 6, 7, 9};
-  EXPECT_FALSE(ip::decode_hello(hello({'H', 'X', 2, 'R'}, other), token).has_value())
+  EXPECT_FALSE(ip::decode_hello(hello({'H', 'X', 3, 'R'}, other), token).has_value())
       << "another test's token";
 }
 

@@ -227,6 +227,27 @@ min_percent_by_frame = { jumbo = 10.0, frame64 = 0 }
   }
 }
 
+TEST_F(ProfileDefaults, TheSimulatedPortIsTbfUnlessXdpIsAskedAndAnythingElseIsRefused) {
+  EXPECT_EQ(parse_profile(minimal, "minimal.toml").sim.frame_port,
+            hil::profile::sim_frame_port::tbf)
+      << "a profile from before the key keeps its tbf port";
+  const profile p = parse_profile(minimal_with("[sim]\nframe_port = \"xdp\"\n"), "t.toml");
+  EXPECT_EQ(p.sim.frame_port, hil::profile::sim_frame_port::xdp);
+  EXPECT_TRUE(contains(echo(p), "frame_port = \"xdp\"")) << echo(p);
+  EXPECT_EQ(parse_profile(echo(p), "echo").sim.frame_port, p.sim.frame_port)
+      << "the echo reads back";
+  try {
+    (void)parse_profile(minimal_with("[sim]\nframe_port = \"bpf\"\nframe_port_mbit = -1\n"),
+                        "t.toml");
+    FAIL() << "two mistakes must be refused";
+  } catch (const profile_error& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(contains(what, "sim.frame_port: must be one of \"tbf\", \"xdp\"")) << what;
+    EXPECT_TRUE(contains(what, "sim.frame_port_mbit: must be between 0 and"))
+        << what << ": both in the one pass";
+  }
+}
+
 TEST_F(ProfileDefaults, Rfc2544PathsAreReadEchoedAndValidated) {
   const profile defaults = parse_profile(minimal, "minimal.toml");
   EXPECT_EQ(

@@ -39,7 +39,7 @@ TEST(Iperf3Framing, ConnectionHellosAreTheExtensionsHellos) {
   const auto hello = extension_hello({1, 2, 3, 4, 5, 6, 7, 8});
   EXPECT_EQ(hello->size(), 12U);
   EXPECT_EQ(hello->encode(traffic::rr_connection::crr),
-            (std::vector<std::uint8_t>{'H', 'X', 2, 'C', 1, 2, 3, 4, 5, 6, 7, 8}));
+            (std::vector<std::uint8_t>{'H', 'X', 3, 'C', 1, 2, 3, 4, 5, 6, 7, 8}));
   EXPECT_EQ(hello->datagram_prefix(), (std::vector<std::uint8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
   EXPECT_FALSE(extension_hello({8, 7, 6, 5, 4, 3, 2, 1})
                    ->decode(hello->encode(traffic::rr_connection::rr))
