@@ -159,6 +159,9 @@ class pinned_to {
 // NAPI thread is real-time (hil::xdp::napi_thread), as a NIC's port waits for no scheduler.
 class Rfc2544XdpPort : public ::testing::TestWithParam<port_case> {};
 
+// The quiet bench's limit on other processes' CPU (run.quiet_other_cpu_percent's default).
+constexpr double quiet_other_cpu_percent = 20.0;
+
 TEST_P(Rfc2544XdpPort, TheZeroLossRateIsWhatTheXdpPortCarries) {
   const auto [mbit, frame] = GetParam();
   const double media_max =
@@ -194,12 +197,25 @@ TEST_P(Rfc2544XdpPort, TheZeroLossRateIsWhatTheXdpPortCarries) {
     return run_frame_trial(t, fps, d);
   });
   print_trials(frame, r);
-  std::cout << "during the search: " << meter.finish({"hilperf-peer"}).describe() << '\n';
-  ASSERT_FALSE(r.tool_limited) << *r.tool_limited;
-  ASSERT_TRUE(r.throughput_fps) << "no loss-free rate found";
+  const auto busy = meter.finish({"hilperf-peer"});
+  std::cout << "during the search: " << busy.describe() << '\n';
   const double bucket_frames = static_cast<double>(bucket) / (frame + 20);
   const double absorbed =
       bucket_frames / (media_max * std::chrono::duration<double>(o.confirm_duration).count());
+  // This proof needs both cores: the sender on one, the port's real-time NAPI threads on the other
+  // (a compiler on a fifth of a core brought the search down to 82 %). When other processes took
+  // more than the quiet bench allows (docs/quiet-bench.md: 20 % of a core) and the figure is out
+  // of its bounds, the bench could not offer the rate: said, with what ran, not judged.
+  const bool in_bounds = r.throughput_fps && !r.tool_limited &&
+                         *r.throughput_fps >= 0.990 * media_max &&
+                         *r.throughput_fps <= media_max * (1 + absorbed);
+  if (!in_bounds && busy.others_cpu_percent() > quiet_other_cpu_percent) {
+    GTEST_SKIP() << "not measurable on this bench: the 1 Gbit/s search needs both cores, and other "
+                    "processes used "
+                 << busy.others_cpu_percent() << " % of a core (" << busy.describe() << ")";
+  }
+  ASSERT_FALSE(r.tool_limited) << *r.tool_limited;
+  ASSERT_TRUE(r.throughput_fps) << "no loss-free rate found";
   std::cout << frame << " B at " << mbit << " Mbit/s: zero-loss " << *r.throughput_fps
             << " frames/s, media maximum " << media_max << " ("
             << 100 * *r.throughput_fps / media_max << " %)\n";
