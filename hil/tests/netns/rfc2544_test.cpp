@@ -212,7 +212,8 @@ TEST_P(Rfc2544XdpPort, TheZeroLossRateIsWhatTheXdpPortCarries) {
   if (!in_bounds && busy.others_cpu_percent() > quiet_other_cpu_percent) {
     GTEST_SKIP() << "not measurable on this bench: the 1 Gbit/s search needs both cores, and other "
                     "processes used "
-                 << static_cast<int>(busy.others_cpu_percent()) << " % of a core (" << busy.describe() << ")";
+                 << static_cast<int>(busy.others_cpu_percent()) << " % of a core ("
+                 << busy.describe() << ")";
   }
   ASSERT_FALSE(r.tool_limited) << *r.tool_limited;
   ASSERT_TRUE(r.throughput_fps) << "no loss-free rate found";
