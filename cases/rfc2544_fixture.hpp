@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cases/frame_path_trial.hpp"
 #include "cases/probed_trial.hpp"
 #include "fixtures/traffic_fixture.hpp"
 #include "hil/bench/sim_bench.hpp"
@@ -79,19 +80,28 @@ class frame_size_test : public fixtures::traffic_test,
   [[nodiscard]] const session::frame_trial_options& trial() const { return trial_; }
   // The frames and the port, for a record.
   [[nodiscard]] record::frame_port port_record() const;
-  // One trial of the case (session::run_frame_trial with trial()), and when the DUT sends, what
+  // One trial of the case — on the frame path when the case has one (frame_path_trial.hpp),
+  // else session::run_frame_trial with trial() — and when the DUT sends, what
   // its port counted out meanwhile (port_carried: the tx_packets growth of dut.interface, none
   // when the counters went backwards), so the search can tell frames lost beyond the port
   // (measure/rfc2544_search.hpp). Throws what run_frame_trial throws.
   [[nodiscard]] measure::trial_outcome run_trial(double fps, std::chrono::milliseconds d) const;
-  // One back-to-back burst (session::run_frame_burst with trial()), with port_carried as
-  // run_trial's. Throws what run_frame_burst throws.
+  // One back-to-back burst (on the frame path, else session::run_frame_burst with trial()), with
+  // port_carried as run_trial's. Throws what run_frame_burst throws.
   [[nodiscard]] measure::trial_outcome run_burst(double fps, std::uint64_t frames) const;
   // A stream with probes inside it (run_probed_trial with trial() through dut.interface), and
   // when the DUT sends, the stream's port_carried: the port's count less the probes it sent.
   // Throws what run_probed_trial throws.
   [[nodiscard]] probed_trial run_probed(double total_fps, double probe_share,
                                         std::chrono::milliseconds duration) const;
+
+  // The DUT's transmit path calibrated on the case's frame path: unpaced bursts of length (the
+  // frames as fast as the path takes them), each counted onto the link by the interface's
+  // tx_packets, the best of up to three while it stays below need_fps. nullopt when the case
+  // sends no frames of its own (the peer sends, a stock iperf3 server, rfc2544.sender =
+  // "iperf3", the simulated port in tbf). Throws what run_path_trial throws.
+  [[nodiscard]] std::optional<measure::transmit_ceiling> transmit_ceiling(
+      std::chrono::milliseconds length, double need_fps) const;
 
   // Waits before a trial until the port has sent what the last one left in it (RFC 2544 §23:
   // the DUT rests between trials): 100 ms, plus on the simulated bench its port's drain time, on
@@ -116,6 +126,13 @@ class frame_size_test : public fixtures::traffic_test,
 
  private:
   void prepare();
+  // Chooses the DUT's sender (rfc2544.sender; path_trial_ set when a frame path may be tried).
+  void choose_sender();
+  // The case's frame path trial of fps for d (frames > 0: a burst of that many), or nullopt when
+  // the case has no frame path (then or since the peer said it counts none: iperf3 trials).
+  [[nodiscard]] std::optional<measure::trial_outcome> path_trial_of(double fps,
+                                                                    std::chrono::milliseconds d,
+                                                                    std::uint64_t frames) const;
   // run() (a trial or burst), and when the DUT sends, what its port counted out meanwhile less
   // `others` of what run returns (frames it knows it sent besides), as out's port_carried.
   template <typename Runner, typename Besides>
@@ -128,6 +145,13 @@ class frame_size_test : public fixtures::traffic_test,
   std::optional<bench::ethernet_port> port_;          // sim.frame_port = "tbf"
   std::optional<bench::xdp_ethernet_port> xdp_port_;  // sim.frame_port = "xdp"
   std::chrono::milliseconds rest_{100};
+  // The frame path's options while the case sends on one; reset when the peer counts no frames.
+  mutable std::optional<path_trial_options> path_options_;
+  mutable std::string tx_path_;  // the path the last frame path trial took, for the record
+  // The frames the last frame path trial's peer counted in XDP: its program dropped them after
+  // counting, so the XDP port's drop count (witnessed) holds them too.
+  mutable std::uint64_t counted_in_xdp_ = 0;
+  mutable bool path_trial_ran_ = false;  // the last witnessed run was a frame path trial
 };
 
 }  // namespace hil::cases

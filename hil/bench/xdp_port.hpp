@@ -9,9 +9,9 @@
 // tbf on the sending end re-arms its watchdog and wakes the receiver's poll in the sender's
 // context for every frame or two, so at 1 Gbit/s the sender, not the port, sets the rate; in XDP
 // the charge runs in the receiving interface's poll, a kernel thread of its own. The programs are
-// held by a child process (hilperf-xdp-port), so that this library and the case binaries carry
-// neither libbpf nor libxdp. No queue: a burst above the bucket is dropped, not delayed (tbf stays
-// where a queue is the point).
+// held by a child process (hilperf-xdp-port), so that this library carries neither libbpf nor
+// libxdp, and the case binaries load no XDP program. No queue: a burst above the bucket is dropped,
+// not delayed (tbf stays where a queue is the point).
 #pragma once
 
 #include <chrono>

@@ -81,24 +81,34 @@ pace_result run_paced(frame_sender& sender, link::link_control& link, const pace
   const auto t0 = mono::now();
   const auto end = t0 + plan.duration;
   std::uint64_t sent = 0;
+  // A late sender catches up at no more than twice the rate: a batch is released no sooner than
+  // half a batch period after the last one.
+  auto not_before = t0;
   for (;;) {
     if (sent >= target) break;
     auto now = mono::now();
     if (now >= end) break;
     if (paced) {
-      const auto due = t0 + due_after(sent, plan.frames_per_second);
+      const auto scheduled = t0 + due_after(sent, plan.frames_per_second);
+      const auto due = std::max(scheduled, not_before);
       if (now < due) {
         wait_until(std::min(due, end));
         now = mono::now();
         if (now >= end) break;
-      } else if (now - due > batch_period) {
-        ++r.late_batches;
+      } else {
+        if (now - scheduled > batch_period) ++r.late_batches;
+        const auto elapsed = std::chrono::duration<double>(now - t0).count();
+        // Frames due strictly before now, the batch's first (due now at the earliest) aside.
+        const auto due_before = std::min<std::uint64_t>(
+            target, static_cast<std::uint64_t>(elapsed * plan.frames_per_second));
+        r.most_overdue = std::max(r.most_overdue, due_before - std::min(due_before, sent));
       }
     }
     const auto want =
         static_cast<std::uint32_t>(std::min<std::uint64_t>(plan.batch, target - sent));
     sent += sender.send(want);
     ++r.batches;
+    if (paced) not_before = now + batch_period / 2;
   }
   const auto t1 = mono::now();
   r.cpu_seconds = thread_cpu_seconds() - cpu0;

@@ -1,8 +1,9 @@
 // Pacing by batches against the monotonic clock: frame i of a trial is due at t0 + i / rate; a
-// batch of B frames is released when its first frame is due, the time before it slept (when
-// longer than 200 µs) then busy-waited, and the NIC drains each batch back to back — micro-bursts
-// of B frames at the minimum gap, then a pause; at the media maximum that is constant bit rate.
-// B is part of every result, since a DUT's RX ring sees bursts of B at lower loads.
+// batch of B frames is released when its first frame is due (a late sender catching up: no sooner
+// than half a batch period after the last release, twice the rate at most), the time before it
+// slept (when longer than 200 µs) then busy-waited, and the NIC drains each batch back to back —
+// micro-bursts of B frames at the minimum gap, then a pause; at the media maximum that is constant
+// bit rate. B is part of every result, since a DUT's RX ring sees bursts of B at lower loads.
 //
 // What was offered is counted, never computed from the rate: `accepted` is what the path's ring or
 // syscall took within the trial's window, and the interface's tx_packets growth (read through
@@ -42,7 +43,11 @@ struct pace_result {
   double cpu_seconds = 0;          // the sending thread's user + system CPU in the window
   std::uint64_t batches = 0;       // send calls
   std::uint64_t late_batches = 0;  // released more than one batch period after their due time
-  bool drained = false;            // every accepted frame completed within the drain time
+  // Paced: the most frames the schedule had due but not yet accepted at a batch's release (a
+  // sender that fell behind catches up back to back, above the rate, by up to this many). 0
+  // unpaced.
+  std::uint64_t most_overdue = 0;
+  bool drained = false;  // every accepted frame completed within the drain time
 
   // Frames per second the path took.
   [[nodiscard]] double accepted_per_second() const;

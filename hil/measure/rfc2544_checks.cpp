@@ -110,6 +110,22 @@ verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
     v.cause = not_measurable_words(l, *r.not_measurable);
     return v;
   }
+  if (r.transmit && r.trials.empty()) {
+    // Calibrated below the need: no search ran, the ceiling is the figure.
+    const double percent = l.media_max_fps > 0 ? 100 * r.transmit->fps / l.media_max_fps : 0;
+    v.judge(percent);
+    v.observed = fmt::format(
+        "no search: the DUT's transmit path tops out at {:.0f} frames/s, {:.1f} % of the media "
+        "maximum (path: {})",
+        r.transmit->fps, percent, r.transmit->path);
+    v.cause = fmt::format(
+        "the DUT's transmit path tops out at {:.0f} frames/s of {} bytes (path: {}), below the "
+        "{:.0f} frames/s the check needs: the frames it could not send never reached the link, so "
+        "this is not loss on the link but the DUT's driver, its MAC's DMA or its CPU "
+        "(docs/frame-paths.md \"Reading the ceiling\")",
+        r.transmit->fps, l.frame_bytes, r.transmit->path, l.media_max_fps * l.min_percent / 100);
+    return v;
+  }
   if (!r.throughput_fps) {
     const auto low = lowest_failing(r);
     v.observed = fmt::format("no rate with {} (lowest tried {:.0f} frames/s)",
@@ -128,11 +144,18 @@ verdict check_frame_throughput(const frame_limits& l, const search_result& r) {
   // A figure capped by the sender below a rate whose frames were lost: the port's zero-loss rate
   // lies between the two, and the loss, not the figure, fails the check.
   const auto lost_at = r.sender_ceiling_fps ? lowest_failing(r) : std::nullopt;
-  v.observed = fmt::format(
-      "{}{:.1f} % of the media maximum: {:.0f} frames/s, {:.2f} Mbit/s of frames{}",
-      r.sender_ceiling_fps ? "at least " : "", percent, fps, fps * l.frame_bytes * 8 / 1e6,
-      lost_at ? lower_bound_words(*r.sender_ceiling_fps, *lost_at)
-              : sender_cap_words(r.sender_ceiling_fps));
+  std::string capped = lost_at ? lower_bound_words(*r.sender_ceiling_fps, *lost_at)
+                               : sender_cap_words(r.sender_ceiling_fps);
+  if (r.transmit) {
+    capped += fmt::format(
+        "; the DUT's transmit path tops out at {:.0f} frames/s (path: {}), so the search offered "
+        "no more",
+        r.transmit->fps, r.transmit->path);
+  }
+  v.observed =
+      fmt::format("{}{:.1f} % of the media maximum: {:.0f} frames/s, {:.2f} Mbit/s of frames{}",
+                  r.sender_ceiling_fps || r.transmit ? "at least " : "", percent, fps,
+                  fps * l.frame_bytes * 8 / 1e6, capped);
   if (v.pass) return v;
   if (lost_at) {
     v.cause =

@@ -131,6 +131,15 @@ struct tester_ceiling {
                                                              std::chrono::milliseconds duration,
                                                              double accepted_loss, double need_fps);
 
+// The DUT's transmit path calibrated on a frame path below the socket layer: the most frames per
+// second it put onto the link unpaced (the interface's tx_packets growth, no more than its ring or
+// syscall took), and the path, "af_xdp (copy)". Below the media maximum the search runs up to it,
+// and below what the check needs the case ends there: the DUT's transmit path, not the link.
+struct transmit_ceiling {
+  double fps = 0;
+  std::string path;
+};
+
 struct trial_record {
   trial_outcome outcome;
   std::chrono::milliseconds duration{0};
@@ -153,6 +162,9 @@ struct search_result {
   // Set with throughput_fps when the rate above it was the sender's cap, not a loss: the best rate
   // the capped points' sender reached. throughput_fps is then a lower bound of the port's.
   std::optional<double> sender_ceiling_fps;
+  // Set by the case when it calibrated the DUT's transmit path (not by the search): the search's
+  // max_fps was min(its fps, the media maximum), and none ran when below the check's need.
+  std::optional<transmit_ceiling> transmit;
 };
 
 // Whether a trial lost more than accepted_loss, all of it within its sender's catch-up

@@ -27,6 +27,10 @@ enum class peer_server { hilperf_peer, iperf3, iperf2, netserver };
 
 // How the simulated bench emulates the Rfc2544 cases' Ethernet port (sim.frame_port).
 enum class sim_frame_port { tbf, xdp };
+// How the Rfc2544 cases send the frames the DUT transmits (rfc2544.sender): below the socket
+// layer (hil/frame's paths, counted by hilperf-peer: FRAME_COUNT) where the peer can count them,
+// else iperf3 UDP tests; or iperf3 UDP tests always.
+enum class rfc2544_sender { frame_path, iperf3 };
 
 // How the suite reaches the DUT: a Linux board the cases run on (here, or over ssh through
 // ci/board-launcher), or a microcontroller whose firmware's iperf is typed at its serial console
@@ -198,6 +202,11 @@ struct rfc2544_config {
   // without dut.ipv6 and peer.ipv6; a frame size too small for IPv6's header fails as such.
   std::vector<frame_direction> directions{frame_direction::dut_transmits};
   std::vector<int> ip_versions{4};
+  // The frames the DUT sends: "frame_path" (AF_XDP, else an AF_PACKET TX ring, else a UDP
+  // socket, each trial counted by hilperf-peer; with a stock iperf3 server, iperf3 UDP tests) or
+  // "iperf3" (iperf3 UDP tests always). On the simulated bench with sim.frame_port = "tbf" the
+  // port is a qdisc the frame paths would bypass: iperf3 UDP tests there.
+  rfc2544_sender sender = rfc2544_sender::frame_path;
 
   // The minimum % of the media maximum for frame_bytes.
   [[nodiscard]] double min_percent_for(int frame_bytes) const;

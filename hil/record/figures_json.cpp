@@ -113,24 +113,27 @@ json trials_to_json(const std::vector<frame_trial_record>& trials) {
 // The frame and port fields every Rfc2544 kind has, at the top of its figures.
 json port_to_json(std::uint32_t frame_bytes, std::uint32_t payload_bytes, int ip_version,
                   const std::string& direction, double line_mbps, double media_max_fps,
-                  const std::string& pacing) {
-  return {{"frame_bytes", frame_bytes},
-          {"payload_bytes", payload_bytes},
-          {"ip_version", ip_version},
-          {"direction", direction},
-          {"line_mbps", rounded(line_mbps, 3)},
-          {"media_max_fps", rounded(media_max_fps, 1)},
-          {"pacing", pacing}};
+                  const std::string& pacing, const std::string& tx_path) {
+  json j = {{"frame_bytes", frame_bytes},
+            {"payload_bytes", payload_bytes},
+            {"ip_version", ip_version},
+            {"direction", direction},
+            {"line_mbps", rounded(line_mbps, 3)},
+            {"media_max_fps", rounded(media_max_fps, 1)},
+            {"pacing", pacing}};
+  if (!tx_path.empty()) j["tx_path"] = tx_path;
+  return j;
 }
 
 json port_to_json(const frame_port& p) {
   return port_to_json(p.frame_bytes, p.payload_bytes, p.ip_version, p.direction, p.line_mbps,
-                      p.media_max_fps, p.pacing);
+                      p.media_max_fps, p.pacing, p.tx_path);
 }
 
 json to_json_of(const frame_throughput_figures& f) {
   json j = port_to_json(f.frame_bytes, f.payload_bytes, f.ip_version, f.direction, f.line_mbps,
-                        f.media_max_fps, f.pacing);
+                        f.media_max_fps, f.pacing, f.tx_path);
+  if (f.transmit_ceiling_fps) j["transmit_ceiling_fps"] = rounded(*f.transmit_ceiling_fps, 1);
   j["accepted_loss_percent"] = rounded(f.accepted_loss_percent, 6);
   j["resolution_percent"] = rounded(f.resolution_percent, 6);
   j["trials"] = trials_to_json(f.trials);
@@ -358,7 +361,8 @@ frame_port port_of(const object_reader& r) {
           r.get<double>("line_mbps"),
           r.get<double>("media_max_fps"),
           r.get<std::string>("pacing"),
-          direction_of(r)};
+          direction_of(r),
+          r.get_or<std::string>("tx_path", "")};
 }
 
 frame_throughput_figures frame_throughput_of(const object_reader& r) {
@@ -371,6 +375,8 @@ frame_throughput_figures frame_throughput_of(const object_reader& r) {
   f.line_mbps = port.line_mbps;
   f.media_max_fps = port.media_max_fps;
   f.pacing = port.pacing;
+  f.tx_path = port.tx_path;
+  f.transmit_ceiling_fps = r.optional<double>("transmit_ceiling_fps");
   f.throughput_fps = r.optional<double>("throughput_fps");
   f.accepted_loss_percent = r.get<double>("accepted_loss_percent");
   f.resolution_percent = r.get<double>("resolution_percent");

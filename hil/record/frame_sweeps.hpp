@@ -23,6 +23,9 @@ struct frame_port {
   double media_max_fps = 0;                 // line / ((frame + 20) · 8)
   std::string pacing;                       // how the sender shaped its bursts, in words
   std::string direction = "dut_transmits";  // or "dut_receives": the peer sent (iperf3 -R)
+  // The frame path the DUT's frames took ("af_xdp (copy)", "af_packet_ring (qdisc bypassed)",
+  // "udp_socket (sendmmsg)": hil/frame) and why others were skipped; empty for iperf3 UDP tests.
+  std::string tx_path{};
 };
 
 struct frame_loss_figures {

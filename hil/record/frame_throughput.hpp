@@ -44,6 +44,11 @@ struct frame_throughput_figures {
   // Present with throughput_fps when the rate above it was the sender's cap, not the port's loss:
   // the best rate that sender reached. throughput_fps is then a lower bound of the port's.
   std::optional<double> sender_ceiling_fps;
+  std::string tx_path;  // as frame_port's: the frame path the DUT's frames took, or empty
+  // Present when the DUT's transmit path was calibrated (an unpaced burst on its frame path):
+  // the most frames per second it put onto the link. The search ran up to it when below the
+  // media maximum.
+  std::optional<double> transmit_ceiling_fps;
   std::vector<frame_trial_record> trials;  // in the order run
 
   // The found rate as a share of the media maximum, and as frame bits/s (RFC 2544's Mbit/s).

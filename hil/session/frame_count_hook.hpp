@@ -1,7 +1,7 @@
 // The seam through which hilperf-peer counts a FRAME_COUNT request's frames in XDP
 // (docs/hilperf-extension.md §11): the server (iperf3_server.hpp) knows only this interface, the
 // peer's main fills server_options::xdp_counter with hil::xdp's frame counter, so hil::session,
-// and with it hil::hil and the case binaries, links neither libbpf nor libxdp.
+// and with it hil::hil, links neither libbpf nor libxdp.
 #pragma once
 
 #include <cstdint>

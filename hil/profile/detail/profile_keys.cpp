@@ -28,6 +28,7 @@ constexpr std::array<std::string_view, 4> line_endings{"dialect", "lf", "cr", "c
 constexpr std::array<std::string_view, 2> frame_directions{"dut_transmits", "dut_receives"};
 constexpr std::array<std::string_view, 2> duration_set_names{"quick", "nightly"};
 constexpr std::array<std::string_view, 2> frame_ports{"tbf", "xdp"};
+constexpr std::array<std::string_view, 2> rfc2544_senders{"frame_path", "iperf3"};
 
 constexpr int min_mtu = 68;  // RFC 791: the smallest MTU every IPv4 host must accept
 constexpr int max_mtu = 65535;
@@ -309,6 +310,9 @@ constexpr std::array rfc2544_keys{
         "ip_versions", r::increasing(4, 6, "IP versions", "must list 4, 6 or both, e.g. [4, 6]"),
         "", "each Rfc2544 and Y1564 case runs once per IP version listed: [4], [6] or [4, 6]",
         read_ip_versions),
+    key<&rfc2544_config::sender>("sender", r::one_of(rfc2544_senders), "",
+                                 "the DUT's frames below the socket layer, counted by "
+                                 "hilperf-peer (docs/frame-paths.md), or iperf3 UDP tests"),
 };
 
 constexpr std::array y1564_keys{
