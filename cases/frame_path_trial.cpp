@@ -25,7 +25,8 @@ constexpr auto setup_allowance = 5s;
 std::string path_trial_pacing(std::uint32_t batch) {
   return fmt::format(
       "frame path: batches of {} frames released when their first frame is due on the monotonic "
-      "clock, each batch back to back at the port's rate; a late sender catches up at once",
+      "clock, each batch back to back at the port's rate; a late sender catches up at no more "
+      "than twice the offered rate",
       batch);
 }
 

@@ -10,7 +10,8 @@
 //     control: TEST_END ◀──────────────────────────────── frames, bytes, rx_packets growth
 //
 // What was offered is counted, never computed: `sent` is what the path's ring or syscall took
-// within the trial's window; `received` is what the peer counted. A stock iperf3 server does not
+// (frames still in an AF_XDP ring at the window's end counted once the kernel consumed them);
+// `received` is what the peer counted. A stock iperf3 server does not
 // count frames: the trial throws session::extension_unsupported and the case runs iperf3 trials.
 #pragma once
 

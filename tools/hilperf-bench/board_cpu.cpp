@@ -1,6 +1,7 @@
 #include "board_cpu.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -11,16 +12,20 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "board_port.hpp"
 #include "hil/bench/sim_bench.hpp"
+#include "hil/frame/batch_pacer.hpp"
+#include "hil/frame/path_chain.hpp"
 #include "hil/measure/sample_stats.hpp"
 #include "hil/report/iperf3_json.hpp"
 #include "hil/sys/child_process.hpp"
 #include "hil/sys/cidr.hpp"
 #include "hil/sys/cpu_cgroup.hpp"
+#include "hil/sys/netns.hpp"
 #include "hil/sys/process.hpp"
 #include "interrupt.hpp"
 
@@ -184,6 +189,41 @@ class board_run {
     }
   }
 
+  // One unpaced run of hilperf's frame path (AF_XDP, else the AF_PACKET ring, else a UDP socket:
+  // hil/frame) with frames of frame_bytes for seconds, sent by a thread of this process that
+  // joins the DUT's cgroup (its quota and its CPU count) and the DUT's namespace: the datagrams/s
+  // the peer end's interface received, and the path taken (*path).
+  double frame_path_onto_link(std::uint32_t frame_bytes, int seconds, std::string* path) {
+    double fps = 0;
+    std::exception_ptr failed;
+    std::thread sender([&] {
+      try {
+        cgroup_.adopt(static_cast<pid_t>(::gettid()));
+        sys::with_socket_namespace(l_.dut_netns, [&] {
+          link::link_control link;
+          const frame::frame_template t(
+              frame::flow_frame(link, l_.dut_interface, sys::without_prefix(l_.dut_ipv4),
+                                sys::without_prefix(l_.peer_ipv4), 40000, 45000, frame_bytes));
+          frame::chain_request request;
+          request.ifname = l_.dut_interface;
+          const auto opened = frame::open_frame_path(request, t);
+          *path = opened.summary();
+          frame::pace_plan plan;
+          plan.duration = std::chrono::seconds(seconds);
+          plan.batch = 64;
+          const std::uint64_t before = link_.rx_packets();
+          const auto r = frame::run_paced(*opened.sender, link, plan);
+          fps = static_cast<double>(link_.rx_packets() - before) / r.seconds;
+        });
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    sender.join();
+    if (failed) std::rethrow_exception(failed);
+    return fps;
+  }
+
   // One client run of tool i inside the DUT's cgroup.
   run_result client(std::size_t i, const std::vector<std::string>& args) {
     const contender& t = tools_[i];
@@ -329,6 +369,25 @@ void compare_on_board_cpu(const std::vector<contender>& tools, const board_cpu_o
       const figure in_user{
           "  the same runs' DUT CPU in user space, %", {}, false, better::lower, "", {}, false};
       print_row(in_user, medians(user), out);
+      if (f.what.starts_with("UDP 1472 B")) {
+        // hilperf's frame path in the same cgroup, against the same runs of every other tool.
+        std::vector<double> on_path;
+        std::string path;
+        for (int r = 0; r < o.runs; ++r) {
+          on_path.push_back(run.frame_path_onto_link(1518, o.seconds, &path));
+        }
+        auto row = medians(values);
+        row[0] = measure::median(on_path);
+        const figure frame_row{"UDP 1472 B, hilperf on its frame path, onto the link",
+                               {},
+                               false,
+                               better::higher,
+                               ">= 1.5x",
+                               {},
+                               false};
+        print_row(frame_row, row, out);
+        out << "|   frame path: " << path << '\n';
+      }
     }
   }
 }

@@ -14,7 +14,9 @@
 //   UDP datagrams/s the DUT put onto the link (the peer end's rx_packets) of 1472-byte payloads
 //   (a 1518-byte frame) and of 18-byte ones (a 64-byte frame), unpaced, with what the tool's
 //   server counted and its loss beside them (a server that cannot keep up on the peer's CPU
-//   loses datagrams the DUT did send: that is the peer's figure, not the DUT's);
+//   loses datagrams the DUT did send: that is the peer's figure, not the DUT's); and the 1472-byte
+//   figure for hilperf's frame path below the socket layer (hil/frame: AF_XDP, else an AF_PACKET
+//   ring), sent by a thread that joins the DUT side's cgroup, against the same runs of the others;
 //   CPU-seconds the DUT side spent per GB moved through a 1 Gbit/s port (tbf counting Ethernet's
 //   framing: the rate is fixed, so what differs is what each tool spends), each way.
 // For each figure: hilperf against the best of the other tools, and the target.
