@@ -152,6 +152,7 @@ class frame_size_test : public fixtures::traffic_test,
   // counting, so the XDP port's drop count (witnessed) holds them too.
   mutable std::uint64_t counted_in_xdp_ = 0;
   mutable bool path_trial_ran_ = false;  // the last witnessed run was a frame path trial
+  mutable bool path_told_ = false;       // the log said which path the trials take
 };
 
 }  // namespace hil::cases

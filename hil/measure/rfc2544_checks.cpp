@@ -44,7 +44,9 @@ std::string ceiling_lift_words(frame_direction d) {
   }
   return "the DUT sends in this direction through the socket layer, where each frame costs the "
          "DUT's CPU a system call's share of the kernel's UDP/IP path: a faster DUT CPU, or a "
-         "sender below the socket layer (AF_XDP, an AF_PACKET ring)";
+         "sender below the socket layer (AF_XDP, an AF_PACKET ring) — the cases send there when "
+         "the peer counts their frames, which hilperf-peer does (rfc2544.sender = "
+         "\"frame_path\"; a stock iperf3 server counts only its own UDP test's datagrams)";
 }
 
 // Said after a figure when the sender capped the search or sweep: higher loads were not offered.
@@ -79,8 +81,9 @@ std::string not_measurable_words(const frame_limits& l, const tester_ceiling& c,
         "check needs none up to {:.0f} frames/s ({:.1f} %, {}); the loss is the peer's receiver's "
         "or the link's, neither a pass nor a failure of the port. What would lift the ceiling: "
         "the peer (the PC) receives in this direction: a larger socket buffer on it "
-        "(net.core.rmem_max), hilperf-peer as its server, a faster PC, or a receiver counting "
-        "below the socket layer",
+        "(net.core.rmem_max), a faster PC, or hilperf-peer as its server: a stock iperf3 server "
+        "counts with one recv per datagram, hilperf-peer counts the frames in XDP, below the "
+        "socket layer",
         l.frame_bytes, c.ceiling_fps, percent(c.ceiling_fps), l.media_max_fps, l.line_mbps,
         c.required_fps, percent(c.required_fps), need);
   }
