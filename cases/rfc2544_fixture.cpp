@@ -259,10 +259,11 @@ record::frame_port frame_size_test::port_record() const {
           static_cast<double>(line_mbps_),
           media_max_,
           path().dut_receives() ? session::peer_frame_pacing
-          : path_options_       ? path_trial_pacing(path_options_->batch)
-                                : session::frame_trial_pacing,
+          : !tx_path_.empty()
+              ? path_trial_pacing(path_options_.value_or(path_trial_options{}).batch)
+              : session::frame_trial_pacing,
           measure::direction_name(path().direction),
-          path_options_ ? tx_path_ : ""};
+          tx_path_};
 }
 
 std::string frame_size_test::peer_keys() const {

@@ -147,7 +147,9 @@ class frame_size_test : public fixtures::traffic_test,
   std::chrono::milliseconds rest_{100};
   // The frame path's options while the case sends on one; reset when the peer counts no frames.
   mutable std::optional<path_trial_options> path_options_;
-  mutable std::string tx_path_;  // the path the last frame path trial took, for the record
+  // The path the last frame path trial took, for the record: empty while none ran (iperf3
+  // trials), and then the pacing words are iperf3's.
+  mutable std::string tx_path_;
   // The frames the last frame path trial's peer counted in XDP: its program dropped them after
   // counting, so the XDP port's drop count (witnessed) holds them too.
   mutable std::uint64_t counted_in_xdp_ = 0;
