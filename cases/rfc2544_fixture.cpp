@@ -9,7 +9,6 @@
 #include "fixtures/peer_auth.hpp"
 #include "hil/measure/frames.hpp"
 #include "hil/measure/rfc2544_burst.hpp"
-#include "hil/session/workload_client.hpp"
 #include "hil/sys/cidr.hpp"
 #include "hil/sys/install_paths.hpp"
 
@@ -201,6 +200,12 @@ void frame_size_test::choose_sender() {
   path_options_ = std::move(o);
 }
 
+void frame_size_test::no_frame_count(const session::extension_unsupported& e) const {
+  std::cout << "the DUT's frames as iperf3 UDP tests: the peer counts no frames (" << e.what()
+            << "); hilperf-peer as the peer's server counts them in XDP\n";
+  path_options_.reset();
+}
+
 std::optional<measure::trial_outcome> frame_size_test::path_trial_of(double fps,
                                                                      std::chrono::milliseconds d,
                                                                      std::uint64_t frames) const {
@@ -220,9 +225,7 @@ std::optional<measure::trial_outcome> frame_size_test::path_trial_of(double fps,
     if (t.counted.method == iperf3::count_method::xdp) counted_in_xdp_ = t.counted.frames;
     return t.outcome;
   } catch (const session::extension_unsupported& e) {
-    std::cout << "the DUT's frames as iperf3 UDP tests: the peer counts no frames (" << e.what()
-              << "); hilperf-peer as the peer's server counts them in XDP\n";
-    path_options_.reset();
+    no_frame_count(e);
     return std::nullopt;
   }
 }
@@ -244,9 +247,7 @@ std::optional<measure::transmit_ceiling> frame_size_test::transmit_ceiling(
       tx_path_ = t.summary;
       if (!best || fps > best->fps) best = measure::transmit_ceiling{fps, t.path};
     } catch (const session::extension_unsupported& e) {
-      std::cout << "the DUT's frames as iperf3 UDP tests: the peer counts no frames (" << e.what()
-                << "); hilperf-peer as the peer's server counts them in XDP\n";
-      path_options_.reset();
+      no_frame_count(e);
     }
   }
   return best;

@@ -29,6 +29,7 @@
 #include "hil/measure/rfc2544_search.hpp"
 #include "hil/record/frame_sweeps.hpp"
 #include "hil/session/frame_trial.hpp"
+#include "hil/session/workload_client.hpp"
 
 namespace hil::cases {
 
@@ -128,6 +129,9 @@ class frame_size_test : public fixtures::traffic_test,
   void prepare();
   // Chooses the DUT's sender (rfc2544.sender; path_trial_ set when a frame path may be tried).
   void choose_sender();
+  // The peer declined to count frames (a stock iperf3 server): says so, and the case's trials are
+  // iperf3 UDP tests from then on.
+  void no_frame_count(const session::extension_unsupported& e) const;
   // The case's frame path trial of fps for d (frames > 0: a burst of that many), or nullopt when
   // the case has no frame path (then or since the peer said it counts none: iperf3 trials).
   [[nodiscard]] std::optional<measure::trial_outcome> path_trial_of(double fps,
